@@ -1,0 +1,188 @@
+// Package tokenize turns source text and task text into index terms, the way a
+// programmer reads code.
+//
+// An identifier is kept whole and also split into its parts, so that a query for
+// "session" finds SessionManager and a query for "session_manager" finds it too:
+//
+//	SessionManager    -> sessionmanager, session, manager
+//	validate_enrollment -> validate_enrollment, validate, enrollment
+//	jwt-utils         -> jwt-utils, jwt, utils
+//	HTTPServerError   -> httpservererror, http, server, error
+//	django.db.models  -> django.db.models, django, db, models
+//
+// Splitting happens at '_', '-', '.', at lower→Upper boundaries, at the end of an
+// acronym (HTTPServer → HTTP + Server) and between letters and digits only when
+// the digits are followed by letters again (utf8Decode → utf8 + decode; v2 stays).
+// All terms are lower-cased. Terms shorter than MinLen or longer than MaxLen are
+// dropped, as are pure numbers. Stop words are not removed here: IsStopWord lets
+// the caller decide (the index keeps every term and lets IDF weigh it; the task
+// parser drops stop words from keywords).
+//
+// All functions are safe for concurrent use.
+package tokenize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+const (
+	// MinLen is the shortest term kept: single letters carry no meaning.
+	MinLen = 2
+	// MaxLen is the longest term kept: longer runs are hashes, base64 or data.
+	MaxLen = 64
+)
+
+// Words calls fn for each raw word of text: a maximal run of letters, digits,
+// '_', and of '.' or '-' when they join two word characters (so "a.b.c" and
+// "jwt-utils" are one word, but "end." is "end"). It does not lower-case.
+func Words(text string, fn func(word string)) {
+	start := -1
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		word := isWordRune(r)
+		if !word && (r == '.' || r == '-') && start >= 0 && i+size < len(text) {
+			next, _ := utf8.DecodeRuneInString(text[i+size:])
+			word = isWordRune(next) && next != '_'
+		}
+		if word {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			fn(text[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		fn(text[start:])
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// Split returns the parts of an identifier, lower-cased, in order, without the
+// whole identifier itself. It returns nil when the identifier has one part.
+func Split(ident string) []string {
+	var parts []string
+	add := func(p string) {
+		if p != "" {
+			parts = append(parts, strings.ToLower(p))
+		}
+	}
+	// First split on separators, then on case and digit boundaries.
+	seps := func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' || r == '$' }
+	for _, chunk := range strings.FieldsFunc(ident, seps) {
+		splitCase(chunk, add)
+	}
+	if len(parts) <= 1 {
+		return nil
+	}
+	return parts
+}
+
+// splitCase splits one separator-free chunk at case and digit boundaries.
+func splitCase(s string, add func(string)) {
+	runes := []rune(s)
+	start := 0
+	for i := 1; i < len(runes); i++ {
+		prev, cur := runes[i-1], runes[i]
+		boundary := false
+		switch {
+		case unicode.IsLower(prev) && unicode.IsUpper(cur):
+			boundary = true // camelCase
+		case unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
+			boundary = true // HTTPServer: split before the S
+		case unicode.IsDigit(prev) && unicode.IsLetter(cur) && digitsFollowLetters(runes, i):
+			boundary = true // utf8Decode: split after the 8 only when a letter run preceded
+		}
+		if boundary {
+			add(string(runes[start:i]))
+			start = i
+		}
+	}
+	add(string(runes[start:]))
+}
+
+// digitsFollowLetters reports whether the digit run ending at i-1 is preceded by
+// letters and followed by an upper-case letter (utf8Decode), so that v2 or
+// base64 stay whole while utf8Decode splits.
+func digitsFollowLetters(runes []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && unicode.IsDigit(runes[j]) {
+		j--
+	}
+	return j >= 0 && unicode.IsLetter(runes[j]) && unicode.IsUpper(runes[i])
+}
+
+// Terms calls fn for every index term of text: for each word, the whole word
+// lower-cased, then its parts (see Split). Pure numbers and terms outside
+// [MinLen, MaxLen] are skipped. A term can be reported more than once.
+func Terms(text string, fn func(term string)) {
+	Words(text, func(w string) {
+		Identifier(w, fn)
+	})
+}
+
+// Identifier calls fn for the terms of one identifier: whole, then parts.
+func Identifier(ident string, fn func(term string)) {
+	whole := strings.ToLower(strings.Trim(ident, "_-."))
+	if keep(whole) {
+		fn(whole)
+	}
+	for _, p := range Split(ident) {
+		if p != whole && keep(p) {
+			fn(p)
+		}
+	}
+}
+
+func keep(t string) bool {
+	if len(t) < MinLen || len(t) > MaxLen {
+		return false
+	}
+	for _, r := range t {
+		if !unicode.IsDigit(r) && r != '.' && r != '-' && r != '_' {
+			return true
+		}
+	}
+	return false
+}
+
+// IsStopWord reports whether t (lower-case) is an English or programming stop
+// word: too common in tasks and code to say anything about where code lives.
+func IsStopWord(t string) bool {
+	_, ok := stopWords[t]
+	return ok
+}
+
+var stopWords = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range strings.Fields(`
+a about above after again against all also am an and any are aren as at be because been before being
+below between both but by can cannot could did didn do does doesn doing don down during each either else
+etc even ever every few for from further get gets got had has hasn have haven having he her here hers
+herself him himself his how however i if in into is isn it its itself just let like ll me might more most
+much must my myself need needs no nor not now of off often on once one only or other our ours ourselves
+out over own per please quite rather re really same see seem seems she should shouldn since so some such
+than that the their theirs them themselves then there these they this those though through thus to too
+under until up upon us use used uses using very via was wasn way we well were weren what when where
+whether which while who whom why will with within without won would wouldn yet you your yours yourself
+yourselves ve ok okay hi hello thanks thank want wants wanted try tried trying make makes made instead
+going able still already actually maybe something anything everything nothing someone anyone thing
+things lot lots kind sure currently new old bug bugs fix fixes fixed issue issues problem problems error
+errors work works working worked expected actual behavior behaviour happen happens happened following
+example examples case cases code version versions line lines file files run runs running return returns
+returned call calls called value values true false none null nil self this def func function class
+return import from var let const`) {
+		m[w] = struct{}{}
+	}
+	return m
+}()

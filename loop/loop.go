@@ -1,0 +1,521 @@
+// Package loop is hone's iterative retrieval loop, and the small vocabulary its
+// three roles share.
+//
+// A subagent needs the files that matter for a task, and nothing else. The loop
+// finds them the way a careful engineer would:
+//
+//  1. DISPATCH: a Searcher runs a broad Query (keywords, glob patterns,
+//     excludes, focus areas) and proposes candidate files.
+//  2. EVALUATE: an Evaluator gives each candidate a relevance in [0,1], a
+//     reason, and the context still missing. 0.8-1.0 directly implements the
+//     target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2
+//     not relevant.
+//  3. REFINE: a Refiner turns the judgments into the next Query: the codebase's
+//     own terms found in relevant files, their directories, excludes for files
+//     below 0.2, and targeted look-ups for the missing context.
+//  4. LOOP: at most Options.MaxCycles cycles. The loop stops early when
+//     Options.MinFiles files reach Options.Threshold and no critical gap
+//     remains, or when a cycle brings nothing new.
+//
+// The result holds the files at or above the threshold, best first, and every
+// evaluated file ranked, merged across cycles (a file's latest judgment wins:
+// later cycles judge with more context).
+//
+// The loop knows no concrete Searcher, Evaluator or Refiner; hone wires them in
+// one place. A Session exposes the loop one step at a time, so that a caller
+// (an agent over MCP) can be the Evaluator itself.
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Keyword is one weighted term of a Query.
+type Keyword struct {
+	// Term is a lower-case index term or a whole identifier.
+	Term string
+	// Weight multiplies the term's contribution; words of the task weigh 1.
+	Weight float64
+	// Origin says where the term came from: "task", "identifier", "learned"
+	// (from a relevant file), "association" (co-occurrence in the repository)
+	// or "gap" (named by missing context).
+	Origin string
+}
+
+// Focus-area prefixes. A focus area steers DISPATCH beyond keyword matching.
+const (
+	// FocusFile names a repository path that must be a candidate (a file named
+	// in the task or in a stack trace): "file:django/db/models/query.py".
+	FocusFile = "file:"
+	// FocusSymbol names a symbol whose defining files must be candidates:
+	// "symbol:QuerySet" or "symbol:django.db.models.QuerySet".
+	FocusSymbol = "symbol:"
+	// FocusDir names a directory whose files are preferred: "dir:src/auth/".
+	FocusDir = "dir:"
+)
+
+// Query is what DISPATCH runs. The zero Query matches every indexed file with
+// no preference.
+type Query struct {
+	// Patterns are doublestar globs over repository paths; a candidate must match
+	// one of them. Empty means every indexed file.
+	Patterns []string `json:"patterns"`
+	// Keywords rank the candidates.
+	Keywords []Keyword `json:"-"`
+	// Excludes are globs or exact paths never proposed again.
+	Excludes []string `json:"excludes"`
+	// FocusAreas are prefixed targets (FocusFile, FocusSymbol, FocusDir).
+	FocusAreas []string `json:"focus_areas"`
+}
+
+// Terms returns the keyword terms in order, for display.
+func (q Query) Terms() []string {
+	out := make([]string, len(q.Keywords))
+	for i, k := range q.Keywords {
+		out[i] = k.Term
+	}
+	return out
+}
+
+// Clone returns a deep copy of q.
+func (q Query) Clone() Query {
+	return Query{
+		Patterns:   append([]string(nil), q.Patterns...),
+		Keywords:   append([]Keyword(nil), q.Keywords...),
+		Excludes:   append([]string(nil), q.Excludes...),
+		FocusAreas: append([]string(nil), q.FocusAreas...),
+	}
+}
+
+// Candidate is a file proposed by DISPATCH.
+type Candidate struct {
+	// Path is repository-relative with forward slashes.
+	Path string
+	// Score is the Searcher's score; higher is better. Scores compare only
+	// within one Search call.
+	Score float64
+	// Matched lists the query terms found in the file.
+	Matched []string
+	// Via lists the focus areas that brought the file in.
+	Via []string
+}
+
+// Evaluation is the judgment of one file.
+type Evaluation struct {
+	// Path is repository-relative with forward slashes.
+	Path string `json:"path"`
+	// Relevance is in [0,1].
+	Relevance float64 `json:"relevance"`
+	// Reason explains the relevance; the local evaluator lists its signals and
+	// their weights.
+	Reason string `json:"reason"`
+	// MissingContext names what the file needs that was not found yet, such as
+	// "definition of SessionManager" or "caller of validate_enrollment".
+	MissingContext []string `json:"missing_context"`
+	// Critical is true when some missing context is needed to act on the task
+	// (the loop does not stop early while a file at or above the threshold has a
+	// critical gap).
+	Critical bool `json:"-"`
+	// Learned lists the file's own distinctive terms that the Refiner may add to
+	// the next query (an LLM evaluator's suggested keywords go here too).
+	Learned []string `json:"-"`
+}
+
+// Searcher proposes candidates for a query (DISPATCH).
+type Searcher interface {
+	// Search returns at most limit candidates, best first.
+	Search(ctx context.Context, q Query, limit int) ([]Candidate, error)
+}
+
+// EvalInput is what an Evaluator judges.
+type EvalInput struct {
+	// Task is the task as the user wrote it.
+	Task string
+	// Cycle counts from 1.
+	Cycle int
+	// Query is the query that produced the candidates.
+	Query Query
+	// Candidates are this cycle's candidates, best first.
+	Candidates []Candidate
+	// Judged holds the latest evaluation of every file judged in earlier
+	// cycles, by path.
+	Judged map[string]Evaluation
+}
+
+// Evaluator judges candidates (EVALUATE).
+type Evaluator interface {
+	// Evaluate returns one evaluation per candidate it could judge. It may
+	// leave out candidates it could not judge; it must not invent paths.
+	Evaluate(ctx context.Context, in EvalInput) ([]Evaluation, error)
+}
+
+// RefineInput is what a Refiner learns from.
+type RefineInput struct {
+	Task  string
+	Cycle int
+	// Query is the query of the cycle just judged.
+	Query Query
+	// Evaluations are the judgments of that cycle, best first.
+	Evaluations []Evaluation
+	// Judged holds the latest evaluation of every file judged so far.
+	Judged map[string]Evaluation
+}
+
+// Refinement records what REFINE changed and why.
+type Refinement struct {
+	AddedKeywords []string `json:"added_keywords"`
+	AddedPatterns []string `json:"added_patterns"`
+	Excluded      []string `json:"excluded"`
+	AddedFocus    []string `json:"added_focus"`
+	// Associations are the repository's own terms used for the task's words,
+	// "rate limit → throttle (co-occurs in 4 files)".
+	Associations []string `json:"associations"`
+	// Why explains each change in a line.
+	Why []string `json:"why"`
+}
+
+// Empty reports whether the refinement changed nothing in the query.
+func (r Refinement) Empty() bool {
+	return len(r.AddedKeywords) == 0 && len(r.AddedPatterns) == 0 && len(r.Excluded) == 0 && len(r.AddedFocus) == 0
+}
+
+// Refiner builds the first query from the task and each next one from
+// judgments (REFINE).
+type Refiner interface {
+	Initial(ctx context.Context, task string) (Query, error)
+	Refine(ctx context.Context, in RefineInput) (Query, Refinement, error)
+}
+
+// Options set the loop's budget and stop rule. The zero value means the
+// defaults; see SetDefaults.
+type Options struct {
+	// MaxCycles bounds the number of cycles (default 3).
+	MaxCycles int
+	// Threshold is the relevance a file needs to be in Result.Files (default 0.7).
+	Threshold float64
+	// MinFiles files at or above Threshold, with no critical gap, stop the loop
+	// early (default 3).
+	MinFiles int
+	// Candidates is the number of candidates per DISPATCH (default 40).
+	Candidates int
+}
+
+// Defaults.
+const (
+	DefaultMaxCycles  = 3
+	DefaultThreshold  = 0.7
+	DefaultMinFiles   = 3
+	DefaultCandidates = 40
+)
+
+// SetDefaults fills zero fields with the defaults.
+func (o *Options) SetDefaults() {
+	if o.MaxCycles <= 0 {
+		o.MaxCycles = DefaultMaxCycles
+	}
+	if o.Threshold <= 0 {
+		o.Threshold = DefaultThreshold
+	}
+	if o.MinFiles <= 0 {
+		o.MinFiles = DefaultMinFiles
+	}
+	if o.Candidates <= 0 {
+		o.Candidates = DefaultCandidates
+	}
+}
+
+// Cycle is the trace of one cycle.
+type Cycle struct {
+	N           int          `json:"cycle"`
+	Query       Query        `json:"query"`
+	Candidates  int          `json:"candidates"`
+	Evaluations []Evaluation `json:"evaluations"`
+	// Refinement is nil for the last cycle.
+	Refinement *Refinement `json:"refinement"`
+}
+
+// Result is what the loop returns.
+type Result struct {
+	Task string `json:"task"`
+	// Files are the evaluations at or above the threshold, best first.
+	Files []Evaluation `json:"files"`
+	// Ranked is every evaluated file, best first, merged across cycles.
+	Ranked []Evaluation `json:"ranked"`
+	Cycles []Cycle      `json:"cycles"`
+	// Stopped says why the loop stopped.
+	Stopped string `json:"stopped"`
+}
+
+// ErrDone is returned by Session methods once the loop has stopped.
+var ErrDone = errors.New("loop: session is done")
+
+// Session runs the loop one step at a time: Dispatch proposes candidates, the
+// caller judges them, Judge records the judgments and refines. Run drives a
+// Session with an Evaluator. A Session is not safe for concurrent use.
+type Session struct {
+	task     string
+	searcher Searcher
+	refiner  Refiner
+	opts     Options
+
+	query   Query
+	pending []Candidate // candidates of the current cycle, awaiting Judge
+	cycles  []Cycle
+	judged  map[string]Evaluation
+	order   map[string]int // first-seen order, for stable ties
+	stopped string
+}
+
+// NewSession starts a loop for task and builds its first query.
+func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Options) (*Session, error) {
+	if strings.TrimSpace(task) == "" {
+		return nil, errors.New("loop: empty task")
+	}
+	opts.SetDefaults()
+	q, err := r.Initial(ctx, task)
+	if err != nil {
+		return nil, fmt.Errorf("loop: initial query: %w", err)
+	}
+	return &Session{task: task, searcher: s, refiner: r, opts: opts, query: q,
+		judged: map[string]Evaluation{}, order: map[string]int{}}, nil
+}
+
+// Query returns the query the next Dispatch runs.
+func (s *Session) Query() Query { return s.query.Clone() }
+
+// Cycle returns the number of the current cycle, from 1.
+func (s *Session) Cycle() int { return len(s.cycles) + 1 }
+
+// Done reports whether the loop has stopped, and why.
+func (s *Session) Done() (bool, string) { return s.stopped != "", s.stopped }
+
+// Judged returns a copy of the latest evaluation of every judged file.
+func (s *Session) Judged() map[string]Evaluation {
+	m := make(map[string]Evaluation, len(s.judged))
+	for k, v := range s.judged {
+		m[k] = v
+	}
+	return m
+}
+
+// Dispatch runs the current query and returns this cycle's candidates.
+func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
+	if s.stopped != "" {
+		return nil, ErrDone
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cands, err := s.searcher.Search(ctx, s.query, s.opts.Candidates)
+	if err != nil {
+		return nil, fmt.Errorf("loop: dispatch: %w", err)
+	}
+	s.pending = cands
+	return cands, nil
+}
+
+// Input returns the EvalInput for the candidates of the last Dispatch.
+func (s *Session) Input() EvalInput {
+	return EvalInput{Task: s.task, Cycle: s.Cycle(), Query: s.query.Clone(),
+		Candidates: append([]Candidate(nil), s.pending...), Judged: s.Judged()}
+}
+
+// Judge records the evaluations of the current cycle, applies the stop rule
+// and, when the loop goes on, refines the query. Evaluations of paths that
+// were not candidates of this cycle are an error. It reports whether the loop
+// is done.
+func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
+	if s.stopped != "" {
+		return true, ErrDone
+	}
+	cand := make(map[string]bool, len(s.pending))
+	for _, c := range s.pending {
+		cand[c.Path] = true
+	}
+	newPaths := 0
+	clean := make([]Evaluation, 0, len(evals))
+	seen := map[string]bool{}
+	for _, e := range evals {
+		if !cand[e.Path] {
+			return false, fmt.Errorf("loop: judged %q, which is not a candidate of cycle %d", e.Path, s.Cycle())
+		}
+		if seen[e.Path] {
+			continue
+		}
+		seen[e.Path] = true
+		e.Relevance = clamp01(e.Relevance)
+		if e.MissingContext == nil {
+			e.MissingContext = []string{}
+		}
+		if _, ok := s.judged[e.Path]; !ok {
+			newPaths++
+			s.order[e.Path] = len(s.order)
+		}
+		clean = append(clean, e)
+	}
+	s.sortEvals(clean)
+	for _, e := range clean {
+		s.judged[e.Path] = e
+	}
+	cyc := Cycle{N: s.Cycle(), Query: s.query.Clone(), Candidates: len(s.pending), Evaluations: clean}
+	s.cycles = append(s.cycles, cyc)
+	last := &s.cycles[len(s.cycles)-1]
+	s.pending = nil
+
+	if why, stop := s.stopRule(newPaths); stop {
+		s.stopped = why
+		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		s.stopped = "cancelled: " + err.Error()
+		return true, err
+	}
+	next, ref, err := s.refiner.Refine(ctx, RefineInput{Task: s.task, Cycle: last.N, Query: s.query.Clone(),
+		Evaluations: clean, Judged: s.Judged()})
+	if err != nil {
+		s.stopped = "refine failed: " + err.Error()
+		return true, fmt.Errorf("loop: refine: %w", err)
+	}
+	last.Refinement = &ref
+	if ref.Empty() {
+		s.stopped = fmt.Sprintf("cycle %d: refinement found nothing to add", last.N)
+		return true, nil
+	}
+	s.query = next
+	return false, nil
+}
+
+// stopRule applies the early-stop rule after a cycle.
+func (s *Session) stopRule(newPaths int) (string, bool) {
+	n := len(s.cycles)
+	good, critical := 0, 0
+	for _, e := range s.judged {
+		if e.Relevance >= s.opts.Threshold {
+			good++
+			if e.Critical {
+				critical++
+			}
+		}
+	}
+	switch {
+	case good >= s.opts.MinFiles && critical == 0:
+		return fmt.Sprintf("cycle %d: %d files at or above %.2f and no critical gap", n, good, s.opts.Threshold), true
+	case n > 1 && newPaths == 0:
+		return fmt.Sprintf("cycle %d brought no new file", n), true
+	case n >= s.opts.MaxCycles:
+		if good >= s.opts.MinFiles {
+			return fmt.Sprintf("cycle %d: reached --cycles %d; %d files at or above %.2f, %d with a critical gap", n, s.opts.MaxCycles, good, s.opts.Threshold, critical), true
+		}
+		return fmt.Sprintf("cycle %d: reached --cycles %d with %d of %d files at or above %.2f", n, s.opts.MaxCycles, good, s.opts.MinFiles, s.opts.Threshold), true
+	}
+	return "", false
+}
+
+// Stop ends the session early with a reason (a caller that has seen enough).
+func (s *Session) Stop(why string) {
+	if s.stopped == "" {
+		s.stopped = why
+	}
+}
+
+// Result returns the result so far: all judged files, best first.
+func (s *Session) Result() *Result {
+	ranked := make([]Evaluation, 0, len(s.judged))
+	for _, e := range s.judged {
+		ranked = append(ranked, e)
+	}
+	s.sortEvals(ranked)
+	files := []Evaluation{}
+	for _, e := range ranked {
+		if e.Relevance >= s.opts.Threshold {
+			files = append(files, e)
+		}
+	}
+	stopped := s.stopped
+	if stopped == "" {
+		stopped = "not finished"
+	}
+	return &Result{Task: s.task, Files: files, Ranked: ranked, Cycles: append([]Cycle(nil), s.cycles...), Stopped: stopped}
+}
+
+// sortEvals orders by relevance, then by first-seen order, then by path.
+func (s *Session) sortEvals(es []Evaluation) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Relevance != es[j].Relevance {
+			return es[i].Relevance > es[j].Relevance
+		}
+		oi, iok := s.order[es[i].Path]
+		oj, jok := s.order[es[j].Path]
+		if iok && jok && oi != oj {
+			return oi < oj
+		}
+		return es[i].Path < es[j].Path
+	})
+}
+
+// Run drives the loop with an Evaluator until it stops. On cancellation it
+// returns the result so far together with the context's error.
+func Run(ctx context.Context, task string, s Searcher, e Evaluator, r Refiner, opts Options) (*Result, error) {
+	sess, err := NewSession(ctx, task, s, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		cands, err := sess.Dispatch(ctx)
+		if err != nil {
+			sess.Stop("dispatch failed: " + err.Error())
+			return sess.Result(), err
+		}
+		if len(cands) == 0 {
+			sess.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.Cycle()))
+			return sess.Result(), nil
+		}
+		evals, err := e.Evaluate(ctx, sess.Input())
+		if err != nil {
+			sess.Stop("evaluate failed: " + err.Error())
+			return sess.Result(), fmt.Errorf("loop: evaluate: %w", err)
+		}
+		done, err := sess.Judge(ctx, evals)
+		if err != nil {
+			return sess.Result(), err
+		}
+		if done {
+			return sess.Result(), nil
+		}
+	}
+}
+
+func clamp01(x float64) float64 {
+	switch {
+	case x != x: // NaN
+		return 0
+	case x < 0:
+		return 0
+	case x > 1:
+		return 1
+	}
+	return x
+}
+
+// MarshalJSON writes the query with its keywords as plain terms, in the order
+// of the trace: patterns, keywords, excludes, focus_areas.
+func (q Query) MarshalJSON() ([]byte, error) {
+	type view struct {
+		Patterns   []string `json:"patterns"`
+		Keywords   []string `json:"keywords"`
+		Excludes   []string `json:"excludes"`
+		FocusAreas []string `json:"focus_areas"`
+	}
+	nz := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return json.Marshal(view{nz(q.Patterns), nz(q.Terms()), nz(q.Excludes), nz(q.FocusAreas)})
+}
