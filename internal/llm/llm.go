@@ -1,0 +1,471 @@
+// Package llm is hone's optional LLM evaluator: a loop.Evaluator that asks a
+// language model to judge the candidates the local evaluator ranks highest.
+//
+// Evaluate works in four steps:
+//
+//  1. The base (local) evaluator scores every candidate; its evaluation stands
+//     for every file the model does not judge.
+//  2. The TopN candidates by local relevance are viewed compactly (path,
+//     definitions, matched lines, within PerFileTokens). A file whose name or
+//     view looks like a credential (LooksSecret) is never sent; it keeps its
+//     local score with the reason "not sent: looks like a secret".
+//  3. Each view is looked up in the cache, keyed on (provider, model, task,
+//     path, SHA-256 of the view); a hit makes no request. The rest go to the
+//     model in batches of BatchSize, at most Concurrency requests at once.
+//     The prompt states the task and the relevance scale (0.8-1.0 directly
+//     implements the target; 0.5-0.7 related patterns or types; 0.2-0.4
+//     tangential; below 0.2 not relevant) and asks for strict JSON:
+//     {"evaluations":[{"path","relevance","reason","missing_context","critical"}],"keywords":[…]}.
+//  4. Each reply is validated: paths not in the batch are dropped, a relevance
+//     slightly outside [0,1] is clamped and one far outside is rejected, a
+//     reply that is not JSON is repaired (code fences stripped, the outermost
+//     object taken) or asked for once more. A judged file gets the model's
+//     relevance, its reason prefixed "llm: ", its missing context, and the
+//     batch's keywords in Evaluation.Learned (so REFINE searches for them).
+//     A file the model could not judge keeps its local evaluation, and the
+//     reason says why: "llm: unusable reply (…); local score kept: …".
+//
+// Requests time out after Timeout each; 429, 5xx and transport errors are
+// retried up to MaxRetries times with exponential backoff and jitter,
+// honouring Retry-After. Failures degrade to the local evaluation, except
+// 401, 403 and 404 (a wrong key, URL or model), which Evaluate returns as
+// errors, and the context's cancellation. Usage counts requests, tokens,
+// cache hits, retries, errors and cost.
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hone-dev/hone/loop"
+)
+
+// Judgment policy.
+const (
+	// clampSlack: a relevance this far outside [0,1] is rounding and is
+	// clamped; further out the model used another scale and is not trusted.
+	clampSlack = 0.05
+	// keywordMinRelevance: a batch's keywords go to the Learned of files the
+	// model found at least this relevant (REFINE learns from relevant files).
+	keywordMinRelevance = 0.5
+	// maxKeywords bounds the keywords kept per batch.
+	maxKeywords = 8
+	// viewBytesPerToken bounds a view's bytes at twice the usual ~4 bytes per
+	// token, guarding the budget against a view function that overshoots.
+	viewBytesPerToken = 8
+)
+
+// ViewFunc returns a compact view of a repository file for a judge: its path,
+// definitions and the lines matching terms, within about budget tokens
+// (hone.Repo.View).
+type ViewFunc func(path string, terms []string, budget int) (string, error)
+
+// Usage counts an Evaluator's work since New. It is what the CLI puts in the
+// trace and in --json stats.
+type Usage struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Requests counts HTTP requests, retries included.
+	Requests     int   `json:"requests"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	// CacheHits counts files judged from the cache, with no request.
+	CacheHits int `json:"cache_hits"`
+	Retries   int `json:"retries"`
+	// Reasks counts batches asked again after an unusable reply.
+	Reasks int `json:"reasks"`
+	// Errors counts batches that got no usable judgment.
+	Errors int `json:"errors"`
+	// Judged counts files that carry the model's judgment (cache hits too).
+	Judged int `json:"judged"`
+	// KeptLocal counts files sent, or meant to be sent, that kept the local
+	// evaluation (failed request, unusable or missing judgment, no view).
+	KeptLocal int `json:"kept_local"`
+	// NotSent counts files withheld because they look like secrets.
+	NotSent int `json:"not_sent"`
+	// UnknownPaths counts judgments of paths that were not asked about.
+	UnknownPaths int `json:"unknown_paths"`
+	// CostUSD is the tokens' cost at Config.Prices; 0 without prices.
+	CostUSD float64 `json:"cost_usd"`
+}
+
+// Evaluator is the LLM evaluator. It is safe for concurrent use.
+type Evaluator struct {
+	cfg    Config
+	base   loop.Evaluator
+	view   ViewFunc
+	client *http.Client
+	cache  *cache
+	sem    chan struct{}
+	format atomic.Int32 // openai response_format level (formatSchema…)
+
+	mu    sync.Mutex
+	usage Usage
+
+	// Test hooks.
+	sleep       func(context.Context, time.Duration) error
+	backoffBase time.Duration
+}
+
+// New returns an LLM evaluator over base, the local evaluator. cfg gets its
+// defaults filled and is validated. view renders the files sent.
+func New(cfg Config, base loop.Evaluator, view ViewFunc) (*Evaluator, error) {
+	if base == nil {
+		return nil, errors.New("llm: no base evaluator")
+	}
+	if view == nil {
+		return nil, errors.New("llm: no view function")
+	}
+	cfg.SetDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Evaluator{cfg: cfg, base: base, view: view,
+		client: &http.Client{}, sem: make(chan struct{}, cfg.Concurrency),
+		sleep: sleepCtx, backoffBase: backoffBase}
+	if !cfg.NoCache && cfg.CacheDir != "" {
+		e.cache = &cache{dir: cfg.CacheDir}
+	}
+	e.usage.Provider, e.usage.Model = cfg.Provider, cfg.Model
+	return e, nil
+}
+
+// Config returns the evaluator's effective configuration.
+func (e *Evaluator) Config() Config { return e.cfg }
+
+// Usage returns the counts so far.
+func (e *Evaluator) Usage() Usage {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	u := e.usage
+	if p := e.cfg.Prices; p != nil {
+		u.CostUSD = (float64(u.InputTokens)*p.Input + float64(u.OutputTokens)*p.Output) / 1e6
+	}
+	return u
+}
+
+func (e *Evaluator) count(f func(*Usage)) {
+	e.mu.Lock()
+	f(&e.usage)
+	e.mu.Unlock()
+}
+
+func (e *Evaluator) addTokens(t tokens) {
+	e.count(func(u *Usage) { u.InputTokens += t.in; u.OutputTokens += t.out })
+}
+
+// outcome is what became of one file: a judgment, or a note saying why the
+// local evaluation stands.
+type outcome struct {
+	j    *judgment
+	note string
+}
+
+// item is one file to judge.
+type item struct {
+	path, view, key string
+}
+
+// Evaluate implements loop.Evaluator.
+func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Evaluation, error) {
+	evals, err := e.base.Evaluate(ctx, in)
+	if err != nil {
+		return nil, fmt.Errorf("llm: local evaluator: %w", err)
+	}
+	out := make([]loop.Evaluation, len(evals))
+	copy(out, evals)
+
+	outcomes := map[string]outcome{}
+	var todo []item
+	terms := in.Query.Terms()
+	for _, p := range e.pick(in, out) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		view, err := e.view(p, terms, e.cfg.PerFileTokens)
+		if err != nil {
+			outcomes[p] = outcome{note: fmt.Sprintf("llm: no view (%v); local score kept", err)}
+			continue
+		}
+		if LooksSecret(p, []byte(view)) {
+			outcomes[p] = outcome{note: "not sent: looks like a secret; local score kept"}
+			continue
+		}
+		if max := e.cfg.PerFileTokens * viewBytesPerToken; len(view) > max {
+			view = truncate(view, max)
+		}
+		key := cacheKey(e.cfg.Provider, e.cfg.Model, in.Task, p, view)
+		if j, ok := e.cache.get(key); ok {
+			outcomes[p] = outcome{j: &j}
+			e.count(func(u *Usage) { u.CacheHits++ })
+			continue
+		}
+		todo = append(todo, item{path: p, view: view, key: key})
+	}
+
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		fatal error
+	)
+	for start := 0; start < len(todo); start += e.cfg.BatchSize {
+		batch := todo[start:min(start+e.cfg.BatchSize, len(todo))]
+		select {
+		case e.sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return nil, ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-e.sem }()
+			res, err := e.judge(ctx, in.Task, batch)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if fatal == nil {
+					fatal = err
+				}
+				return
+			}
+			for p, o := range res {
+				outcomes[p] = o
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fatal != nil {
+		return nil, fmt.Errorf("llm: %w", fatal)
+	}
+
+	for i := range out {
+		o, ok := outcomes[out[i].Path]
+		if !ok {
+			continue
+		}
+		ev := &out[i]
+		switch {
+		case o.j != nil:
+			e.count(func(u *Usage) { u.Judged++ })
+			ev.Relevance = o.j.Relevance
+			ev.Reason = "llm: " + o.j.Reason
+			ev.MissingContext = append([]string{}, o.j.MissingContext...)
+			ev.Critical = o.j.Critical && len(o.j.MissingContext) > 0
+			ev.Learned = dedupe(append(append([]string(nil), o.j.Keywords...), ev.Learned...))
+		case strings.HasPrefix(o.note, "not sent"):
+			e.count(func(u *Usage) { u.NotSent++ })
+			ev.Reason = joinReason(o.note, ev.Reason)
+		default:
+			e.count(func(u *Usage) { u.KeptLocal++ })
+			ev.Reason = joinReason(o.note, ev.Reason)
+		}
+	}
+	return out, nil
+}
+
+// pick returns the paths of the TopN evaluations by local relevance that are
+// candidates of this cycle, ties in candidate order.
+func (e *Evaluator) pick(in loop.EvalInput, evals []loop.Evaluation) []string {
+	rank := make(map[string]int, len(in.Candidates))
+	for i, c := range in.Candidates {
+		if _, ok := rank[c.Path]; !ok {
+			rank[c.Path] = i
+		}
+	}
+	idx := make([]int, 0, len(evals))
+	seen := map[string]bool{}
+	for i, ev := range evals {
+		if _, ok := rank[ev.Path]; ok && !seen[ev.Path] {
+			seen[ev.Path] = true
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ea, eb := evals[idx[a]], evals[idx[b]]
+		if ea.Relevance != eb.Relevance {
+			return ea.Relevance > eb.Relevance
+		}
+		return rank[ea.Path] < rank[eb.Path]
+	})
+	if len(idx) > e.cfg.TopN {
+		idx = idx[:e.cfg.TopN]
+	}
+	paths := make([]string, len(idx))
+	for i, k := range idx {
+		paths[i] = evals[k].Path
+	}
+	return paths
+}
+
+// judge asks the model about one batch. It returns an outcome per path, or
+// an error only when the evaluation as a whole must fail (a fatal HTTP
+// status, cancellation).
+func (e *Evaluator) judge(ctx context.Context, task string, batch []item) (map[string]outcome, error) {
+	paths := make([]string, len(batch))
+	for i, it := range batch {
+		paths[i] = it.path
+	}
+	user := userPrompt(task, batch)
+	res := make(map[string]outcome, len(batch))
+	keepAll := func(note string) map[string]outcome {
+		e.count(func(u *Usage) { u.Errors++ })
+		for _, p := range paths {
+			res[p] = outcome{note: note}
+		}
+		return res
+	}
+
+	var r reply
+	var perr error
+	for try := 0; try < 2; try++ {
+		prompt := user
+		if try > 0 {
+			e.count(func(u *Usage) { u.Reasks++ })
+			prompt += fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
+		}
+		text, err := e.ask(ctx, systemPrompt, prompt, paths)
+		if err != nil {
+			var ae *apiError
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if errors.As(err, &ae) && ae.fatal() {
+				return nil, err
+			}
+			return keepAll(fmt.Sprintf("llm: request failed (%v); local score kept", err)), nil
+		}
+		if r, perr = parseReply(text); perr == nil {
+			break
+		}
+	}
+	if perr != nil {
+		return keepAll(fmt.Sprintf("llm: unusable reply (%v); local score kept", perr)), nil
+	}
+
+	inBatch := map[string]bool{}
+	for _, p := range paths {
+		inBatch[p] = true
+	}
+	got := map[string]*judgment{}
+	for _, ev := range r.Evaluations {
+		if !inBatch[ev.Path] {
+			e.count(func(u *Usage) { u.UnknownPaths++ })
+			continue
+		}
+		if _, dup := got[ev.Path]; dup {
+			continue
+		}
+		if _, dup := res[ev.Path]; dup {
+			continue
+		}
+		rel, ok := ev.Relevance, ev.HasRelevance
+		switch {
+		case !ok:
+			res[ev.Path] = outcome{note: "llm: unusable reply (no relevance); local score kept"}
+			continue
+		case rel < -clampSlack || rel > 1+clampSlack:
+			res[ev.Path] = outcome{note: fmt.Sprintf("llm: unusable reply (relevance %g outside 0..1); local score kept", rel)}
+			continue
+		}
+		reason := ev.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		got[ev.Path] = &judgment{Relevance: min(max(rel, 0), 1), Reason: reason,
+			MissingContext: dedupe(ev.MissingContext), Critical: ev.Critical}
+	}
+	kws := dedupe(r.Keywords)
+	if len(kws) > maxKeywords {
+		kws = kws[:maxKeywords]
+	}
+	best := ""
+	for p, j := range got {
+		if best == "" || j.Relevance > got[best].Relevance || (j.Relevance == got[best].Relevance && p < best) {
+			best = p
+		}
+	}
+	for p, j := range got {
+		if j.Relevance >= keywordMinRelevance || p == best {
+			j.Keywords = kws
+		}
+	}
+	for _, it := range batch {
+		if j, ok := got[it.path]; ok {
+			res[it.path] = outcome{j: j}
+			e.cache.put(it.key, *j)
+		} else if _, ok := res[it.path]; !ok {
+			res[it.path] = outcome{note: "llm: no judgment in the reply; local score kept"}
+		}
+	}
+	if len(got) == 0 {
+		e.count(func(u *Usage) { u.Errors++ })
+	}
+	return res, nil
+}
+
+// systemPrompt states the task of the judge, the scale and the reply format.
+const systemPrompt = `You judge which source files a coding agent must read to carry out a task in a repository.
+
+Give each file shown a relevance to the task:
+- 0.8-1.0: directly implements the target (the code to change, or the definition at the heart of the task)
+- 0.5-0.7: related patterns, types, callers or configuration the change must follow
+- 0.2-0.4: tangential (same area, unlikely to be needed)
+- below 0.2: not relevant
+
+Judge from the views shown: a view lists a file's definitions and the lines that match the search terms ("…" marks elided lines). Give a one-sentence reason naming the code that decides it. In missing_context name what the task still needs that the file does not show (such as "definition of SessionManager" or "caller of validate_token"); set critical to true when that context is needed to make the change. In keywords give up to 8 identifiers or terms of this codebase worth searching for next.
+
+Reply with only a JSON object, one evaluation per file, paths exactly as given:
+{"evaluations":[{"path":"…","relevance":0.0,"reason":"…","missing_context":["…"],"critical":false}],"keywords":["…"]}`
+
+// userPrompt lists the task and the batch's views.
+func userPrompt(task string, batch []item) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task: %s\n\nFiles (%d):\n", task, len(batch))
+	for _, it := range batch {
+		fmt.Fprintf(&b, "\n### FILE: %s\n%s\n", it.path, strings.TrimRight(it.view, "\n"))
+	}
+	return b.String()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], '\n')
+	if cut <= 0 {
+		cut = n
+	}
+	return s[:cut] + "\n…"
+}
+
+func joinReason(note, local string) string {
+	if local == "" {
+		return note
+	}
+	return note + ": " + local
+}
+
+func dedupe(xs []string) []string {
+	out := make([]string, 0, len(xs))
+	seen := map[string]bool{}
+	for _, x := range xs {
+		x = strings.TrimSpace(x)
+		if x == "" || seen[x] {
+			continue
+		}
+		seen[x] = true
+		out = append(out, x)
+	}
+	return out
+}
