@@ -12,15 +12,31 @@
 // three cycles — with hone's index as the Searcher, its local evaluator (or an
 // Evaluator you pass) and its refiner. Start exposes the same loop one step at
 // a time for a caller that wants to judge the candidates itself.
-//
-// CONTRACT STUB: the implementation replaces the bodies below.
 package hone
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
 
+	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/local"
+	"github.com/hone-dev/hone/internal/pack"
+	"github.com/hone-dev/hone/internal/refine"
+	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/walk"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -65,6 +81,26 @@ type RetrieveOptions struct {
 	IncludeTests bool
 	// Evaluator replaces the local evaluator (an LLM evaluator, say).
 	Evaluator loop.Evaluator
+	// Baseline turns the loop off: one DISPATCH of the task's plain words,
+	// ranked by BM25F alone. It is the reference every figure is compared to.
+	Baseline bool
+	// Off turns single parts of the pipeline off, to measure what each adds.
+	Off Features
+}
+
+// Features name the parts of retrieval that can be turned off for ablation.
+type Features struct {
+	// TaskParsing: keywords are the task's plain words, no identifiers,
+	// paths, traces or weights.
+	TaskParsing bool `json:"task_parsing,omitempty"`
+	// Symbols: no anchors from definitions, paths, modules or traces.
+	Symbols bool `json:"symbols,omitempty"`
+	// Links: no import and definition-use links between files.
+	Links bool `json:"links,omitempty"`
+	// Refinement: a single cycle.
+	Refinement bool `json:"refinement,omitempty"`
+	// Associations: no co-occurrence terms.
+	Associations bool `json:"associations,omitempty"`
 }
 
 // Stats describe the work behind a Result.
@@ -76,6 +112,9 @@ type Stats struct {
 	Extra map[string]any `json:"extra,omitempty"`
 }
 
+// Evaluation is the judgment of one file (see loop.Evaluation).
+type Evaluation = loop.Evaluation
+
 // Result is a retrieval's answer and trace. Its JSON form has exactly the keys
 // task, files, ranked, cycles, stopped and stats.
 type Result struct {
@@ -83,43 +122,245 @@ type Result struct {
 	Stats Stats `json:"stats"`
 }
 
-// Repo is an opened repository. It is safe for concurrent use.
-type Repo struct{}
+// Repo is an opened repository. It is safe for concurrent use: Retrieve,
+// Search, Start, View and Pack may run while Refresh swaps in a newer index.
+type Repo struct {
+	root string
+	opts Options
+
+	mu      sync.RWMutex
+	ix      *index.Index
+	stats   index.Stats
+	indexMs int64
+}
 
 // Open indexes the repository at dir (incrementally, from the cache when
 // there is one).
 func Open(ctx context.Context, dir string, opts Options) (*Repo, error) {
-	return nil, errors.New("hone: not implemented")
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	root, err := checkRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{root: root, opts: opts}
+	if err := r.Refresh(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkRoot resolves dir and tells the common mistakes apart.
+func checkRoot(dir string) (string, error) {
+	if strings.TrimSpace(dir) == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("hone: %s: %w", dir, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("hone: %s: %w", dir, ErrNoRepo)
+	case errors.Is(err, fs.ErrPermission):
+		return "", fmt.Errorf("hone: %s: %w", dir, ErrUnreadable)
+	case err != nil:
+		return "", fmt.Errorf("hone: %s: %w", dir, err)
+	case !fi.IsDir():
+		return "", fmt.Errorf("hone: %s: %w", dir, ErrNotDir)
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return "", fmt.Errorf("hone: %s: %w: %v", dir, ErrUnreadable, err)
+	}
+	_, err = f.Readdirnames(1)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("hone: %s: %w: %v", dir, ErrUnreadable, err)
+	}
+	return abs, nil
 }
 
 // Root returns the repository's absolute root.
-func (r *Repo) Root() string { return "" }
+func (r *Repo) Root() string { return r.root }
 
-// Refresh brings the index up to date with the tree (after edits).
-func (r *Repo) Refresh(ctx context.Context) error { return nil }
-
-// Retrieve runs the loop for task.
-func (r *Repo) Retrieve(ctx context.Context, task string, opts RetrieveOptions) (*Result, error) {
-	return nil, errors.New("hone: not implemented")
+// IndexStats returns the statistics of the latest (re)index.
+func (r *Repo) IndexStats() index.Stats {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.stats
 }
 
-// Search runs one DISPATCH of q and returns at most limit candidates.
+// Refresh brings the index up to date with the tree (after edits): only
+// changed files are read again.
+func (r *Repo) Refresh(ctx context.Context) error {
+	start := time.Now()
+	ix, st, err := index.Open(ctx, r.root, index.Options{
+		CacheDir: r.opts.CacheDir,
+		NoCache:  r.opts.NoCache,
+		Walk:     walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored},
+		Progress: r.opts.Progress,
+		Logger:   r.opts.Logger,
+	})
+	if err != nil {
+		return fmt.Errorf("hone: index %s: %w", r.root, err)
+	}
+	for _, w := range st.Warnings {
+		r.opts.Logger.Warn(w)
+	}
+	if ix.Len() == 0 {
+		return fmt.Errorf("hone: %s: %w (%d files skipped; see hone index --explain)", r.root, ErrEmptyRepo, len(st.Skipped))
+	}
+	r.mu.Lock()
+	r.ix, r.stats, r.indexMs = ix, st, time.Since(start).Milliseconds()
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *Repo) index() (*index.Index, int64) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.ix, r.indexMs
+}
+
+// CheckTask validates a task's text.
+func CheckTask(text string) error {
+	if len(text) > MaxTaskBytes {
+		return fmt.Errorf("hone: %w: %d bytes, at most %d", ErrTaskTooLarge, len(text), MaxTaskBytes)
+	}
+	words := 0
+	for _, f := range strings.Fields(strings.ToValidUTF8(text, " ")) {
+		if utf8.RuneCountInString(f) > 0 {
+			words++
+		}
+	}
+	if words == 0 {
+		return fmt.Errorf("hone: %w", ErrEmptyTask)
+	}
+	return nil
+}
+
+// wiring is one retrieval's concrete loop roles.
+type wiring struct {
+	searcher  *search.Searcher
+	evaluator loop.Evaluator
+	refiner   *refine.Refiner
+	opts      loop.Options
+}
+
+// wire builds the Searcher, Evaluator and Refiner for a task: the one place
+// where concrete choices are made.
+func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring, error) {
+	if err := CheckTask(text); err != nil {
+		return nil, err
+	}
+	lo := opts.Loop
+	lo.SetDefaults()
+	t := task.Parse(text)
+	demote := search.Options{
+		DemoteTests: !opts.IncludeTests && !t.MentionsTests,
+		DemoteDocs:  !t.MentionsDocs,
+	}
+	anchors := anchor.Find(ix, &t)
+	w := &wiring{
+		searcher: search.New(ix, demote),
+		refiner:  refine.New(ix, &t, anchors, refine.Options{Threshold: lo.Threshold, MinFiles: lo.MinFiles}),
+		opts:     lo,
+	}
+	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote})
+	if opts.Evaluator != nil {
+		w.evaluator = opts.Evaluator
+	}
+	return w, nil
+}
+
+// LocalEvaluator returns hone's local evaluator for task, for an evaluator
+// that builds on it (an LLM evaluator judges the local ranking's top files).
+func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator, error) {
+	ix, _ := r.index()
+	opts.Evaluator = nil
+	w, err := r.wire(ix, text, opts)
+	if err != nil {
+		return nil, err
+	}
+	return w.evaluator, nil
+}
+
+// Retrieve runs the loop for task. On cancellation it returns the result so
+// far with the context's error.
+func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) (*Result, error) {
+	start := time.Now()
+	ix, indexMs := r.index()
+	w, err := r.wire(ix, text, opts)
+	if err != nil {
+		return nil, err
+	}
+	lr, err := loop.Run(ctx, text, w.searcher, w.evaluator, w.refiner, w.opts)
+	if lr == nil {
+		return nil, err
+	}
+	res := &Result{Result: *lr, Stats: Stats{FilesIndexed: ix.Len(), IndexMs: indexMs,
+		RetrieveMs: time.Since(start).Milliseconds()}}
+	return res, err
+}
+
+// Search runs one DISPATCH of q and returns at most limit candidates. Test
+// and documentation files are not demoted.
 func (r *Repo) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error) {
-	return nil, errors.New("hone: not implemented")
+	ix, _ := r.index()
+	if len(q.Patterns) == 0 {
+		q.Patterns = []string{search.CatchAll}
+	}
+	return search.New(ix, search.Options{}).Search(ctx, q, limit)
 }
 
-// Start begins a stepwise loop for a caller that evaluates candidates itself.
-func (r *Repo) Start(ctx context.Context, task string, opts RetrieveOptions) (*loop.Session, error) {
-	return nil, errors.New("hone: not implemented")
+// Start begins a stepwise loop for a caller that evaluates candidates itself:
+// call Dispatch, judge the candidates, call Judge, until it reports done.
+func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*loop.Session, error) {
+	ix, _ := r.index()
+	w, err := r.wire(ix, text, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
 }
 
 // View returns a compact view of a file for a judge: its path, definitions and
 // the lines that match terms, within about budget tokens.
-func (r *Repo) View(path string, terms []string, budget int) (string, error) {
-	return "", errors.New("hone: not implemented")
+func (r *Repo) View(p string, terms []string, budget int) (string, error) {
+	ix, _ := r.index()
+	id, ok := ix.Lookup(p)
+	if !ok {
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			return "", fmt.Errorf("hone: %s: %w", p, ErrOutsideRepo)
+		}
+		return "", fmt.Errorf("hone: %s: not an indexed file", p)
+	}
+	return pack.View(r.root, p, terms, ix.File(id).Defs, budget)
 }
 
-// Pack renders a Markdown context pack of res within budget tokens.
+// Pack renders a Markdown context pack of res's files within budget tokens
+// (tokens estimated as pack.Tokens does).
 func (r *Repo) Pack(res *Result, budget int) (string, error) {
-	return "", errors.New("hone: not implemented")
+	ix, _ := r.index()
+	var terms []string
+	if len(res.Cycles) > 0 {
+		terms = res.Cycles[len(res.Cycles)-1].Query.Terms()
+	}
+	defsOf := func(p string) []syntax.Tag {
+		if id, ok := ix.Lookup(p); ok {
+			return ix.File(id).Defs
+		}
+		return nil
+	}
+	files := res.Files
+	if len(files) == 0 && len(res.Ranked) > 0 {
+		files = res.Ranked[:min(3, len(res.Ranked))]
+	}
+	return pack.Build(r.root, res.Task, files, terms, defsOf, budget)
 }

@@ -1,0 +1,213 @@
+package hone_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func open(t *testing.T, dir string) *hone.Repo {
+	t.Helper()
+	repo, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dir, err)
+	}
+	return repo
+}
+
+func paths(es []hone.Evaluation) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Path
+	}
+	return out
+}
+
+// The pattern's own examples: the files a subagent needs, and not the others.
+func TestPatternExamples(t *testing.T) {
+	cases := []struct {
+		name, repo, task string
+		want, not        []string
+	}{
+		{
+			name: "token expiry",
+			repo: "testdata/auth-service",
+			task: "Fix the authentication token expiry bug",
+			want: []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts", "src/auth/jwt-utils.ts"},
+			not:  []string{"src/users/user.ts"},
+		},
+		{
+			name: "rate limiting",
+			repo: "testdata/api-gateway",
+			task: "Add rate limiting to API endpoints",
+			want: []string{"src/middleware/throttle.ts", "src/middleware/index.ts", "src/router-setup.ts"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := open(t, tc.repo).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatalf("Retrieve(%q): %v", tc.task, err)
+			}
+			got := map[string]bool{}
+			for _, f := range res.Files {
+				got[f.Path] = true
+			}
+			for _, w := range tc.want {
+				if !got[w] {
+					t.Errorf("Retrieve(%q).Files lacks %s; got %v\nranked: %s", tc.task, w, paths(res.Files), dump(res.Ranked))
+				}
+			}
+			for _, n := range tc.not {
+				if got[n] {
+					t.Errorf("Retrieve(%q).Files has %s, which is not relevant", tc.task, n)
+				}
+			}
+		})
+	}
+}
+
+func dump(es []hone.Evaluation) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString("\n  ")
+		b.WriteString(e.Path)
+		b.WriteString(" ")
+		b.WriteString(strings.TrimSpace(strings.Split(e.Reason, "\n")[0]))
+		b.WriteString(" = ")
+		b.WriteString(strings.TrimRight(strings.TrimRight(jsonNum(e.Relevance), "0"), "."))
+	}
+	return b.String()
+}
+
+func jsonNum(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+// The human and JSON traces are golden files: a change to ranking or to the
+// report shows up as a diff (refresh with go test -run Golden -update).
+func TestGoldenTraces(t *testing.T) {
+	cases := []struct{ name, repo, task string }{
+		{"auth", "testdata/auth-service", "Fix the authentication token expiry bug"},
+		{"ratelimit", "testdata/api-gateway", "Add rate limiting to API endpoints"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := open(t, tc.repo).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Stats.IndexMs, res.Stats.RetrieveMs = 0, 0 // timings vary
+			var text, js bytes.Buffer
+			if err := report.Text(&text, res, report.TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := report.JSON(&js, res); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", "golden", tc.name+".txt"), text.Bytes())
+			golden(t, filepath.Join("testdata", "golden", tc.name+".json"), js.Bytes())
+		})
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output; rerun with -update and review the diff\ngot:\n%s", path, got)
+	}
+}
+
+func TestJSONKeys(t *testing.T) {
+	res, err := open(t, "testdata/auth-service").Retrieve(context.Background(), "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"cycles", "files", "ranked", "stats", "stopped", "task"}
+	var got []string
+	for k := range m {
+		got = append(got, k)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("JSON keys = %v, want %v", got, want)
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks key %q", k)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "f.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := t.TempDir()
+	cases := []struct {
+		name string
+		dir  string
+		want error
+	}{
+		{"missing", filepath.Join(t.TempDir(), "nope"), hone.ErrNoRepo},
+		{"file", file, hone.ErrNotDir},
+		{"empty repo", empty, hone.ErrEmptyRepo},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := hone.Open(ctx, tc.dir, hone.Options{CacheDir: t.TempDir()})
+			if !errors.Is(err, tc.want) {
+				t.Errorf("Open(%s) = %v, want %v", tc.dir, err, tc.want)
+			}
+		})
+	}
+	repo := open(t, "testdata/auth-service")
+	for _, tc := range []struct {
+		name, task string
+		want       error
+	}{
+		{"empty task", "  \n\t", hone.ErrEmptyTask},
+		{"huge task", strings.Repeat("token ", hone.MaxTaskBytes/6+1), hone.ErrTaskTooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := repo.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
+			if !errors.Is(err, tc.want) {
+				t.Errorf("Retrieve(%.20q) = %v, want %v", tc.task, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,218 @@
+// Package anchor ties the concrete things a task names to repository files.
+//
+// A task often points straight at code: a file path ("django/db/models/query.py"),
+// a stack-trace frame ("File \".../site-packages/django/db/models/query.py\",
+// line 1090"), a module path ("django.db.models.query"), or a symbol
+// ("QuerySet.filter", `SessionManager`). Each such mention is an anchor. Paths
+// and frames are matched to indexed files by the longest common path suffix, so
+// an absolute path from someone else's machine, or a frame inside an installed
+// copy of the package (site-packages, node_modules, GOPATH), still finds the
+// repository's file. Module paths resolve through the index's module resolver,
+// symbols through its definition table. Symbols defined in many files are weak
+// anchors and are dropped past MaxDefiners.
+package anchor
+
+import (
+	"path"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/task"
+)
+
+// Kinds of anchors.
+const (
+	KindPath    = "path"    // the task names the file's path
+	KindFrame   = "frame"   // a stack-trace frame points into the file
+	KindModule  = "module"  // a dotted module path names the file
+	KindDefines = "defines" // the file defines a symbol the task names
+)
+
+// MaxDefiners drops symbol anchors defined in more files than this: a name
+// defined everywhere (save, run, __init__) locates nothing.
+const MaxDefiners = 8
+
+// Anchor is one mention tied to a file.
+type Anchor struct {
+	ID   index.ID
+	Kind string
+	// Name is what the task said: the path, frame, module or symbol.
+	Name string
+	// Strength in (0,1]: 1 for an exact or unique match, less when the mention
+	// matches several files.
+	Strength float64
+	// Order is the mention's position among the task's frames (0 = first);
+	// for other kinds 0.
+	Order int
+}
+
+// Set holds a task's anchors by file.
+type Set struct {
+	ByFile map[index.ID][]Anchor
+	// Frames is the number of stack-trace frames that resolved to files.
+	Frames int
+	// Symbols maps each task symbol that the index defines to its definers.
+	Symbols map[string][]index.ID
+}
+
+// Find resolves the anchors of a parsed task.
+func Find(ix *index.Index, t *task.Task) Set {
+	s := Set{ByFile: map[index.ID][]Anchor{}, Symbols: map[string][]index.ID{}}
+	var byBase map[string][]index.ID
+	suffix := func(p string) []index.ID {
+		if byBase == nil {
+			byBase = baseNames(ix)
+		}
+		return matchSuffix(ix, byBase, p)
+	}
+	add := func(a Anchor) {
+		for _, b := range s.ByFile[a.ID] {
+			if b.Kind == a.Kind && b.Name == a.Name {
+				return
+			}
+		}
+		s.ByFile[a.ID] = append(s.ByFile[a.ID], a)
+	}
+	for _, p := range t.Paths {
+		ids := suffix(p)
+		for _, id := range ids {
+			add(Anchor{ID: id, Kind: KindPath, Name: p, Strength: 1 / float64(len(ids))})
+		}
+	}
+	for i, f := range t.Frames {
+		ids := suffix(f.File)
+		if len(ids) == 0 && f.Func != "" {
+			// Java and similar frames name a class path rather than a file path.
+			if j := strings.LastIndex(f.Func, "."); j > 0 {
+				ids = ix.ResolveModule(f.Func[:j])
+			}
+		}
+		if len(ids) > 0 {
+			s.Frames++
+		}
+		for _, id := range ids {
+			add(Anchor{ID: id, Kind: KindFrame, Name: frameName(f), Strength: 1 / float64(len(ids)), Order: i})
+		}
+	}
+	for _, d := range t.DottedNames {
+		ids := ix.ResolveModule(d)
+		if len(ids) > 0 && len(ids) <= MaxDefiners {
+			for _, id := range ids {
+				add(Anchor{ID: id, Kind: KindModule, Name: d, Strength: 1 / float64(len(ids))})
+			}
+		}
+	}
+	for _, name := range symbols(t) {
+		ids := ix.Defining(name)
+		if len(ids) == 0 || len(ids) > MaxDefiners {
+			continue
+		}
+		s.Symbols[name] = ids
+		for _, id := range ids {
+			add(Anchor{ID: id, Kind: KindDefines, Name: name, Strength: 1 / float64(len(ids))})
+		}
+	}
+	return s
+}
+
+// symbols lists the task's symbol mentions: identifiers, the last one or two
+// parts of dotted names, and code spans that are identifiers.
+func symbols(t *task.Task) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		s = strings.Trim(s, "`'\"()[]{}<>:;,")
+		if s == "" || seen[s] || !isIdentLike(s) {
+			return
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	for _, id := range t.Identifiers {
+		add(id)
+	}
+	for _, d := range t.DottedNames {
+		parts := strings.Split(d, ".")
+		if len(parts) >= 2 {
+			add(strings.Join(parts[len(parts)-2:], "."))
+		}
+		add(parts[len(parts)-1])
+	}
+	for _, c := range t.CodeSpans {
+		add(c)
+	}
+	return out
+}
+
+func isIdentLike(s string) bool {
+	if len(s) < 3 || len(s) > 80 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func frameName(f task.Frame) string {
+	if f.Func != "" {
+		return f.Func + " (" + path.Base(f.File) + ")"
+	}
+	return f.File
+}
+
+func baseNames(ix *index.Index) map[string][]index.ID {
+	m := make(map[string][]index.ID, ix.Len())
+	for i := 0; i < ix.Len(); i++ {
+		id := index.ID(i)
+		f := ix.File(id)
+		if f == nil {
+			continue
+		}
+		b := path.Base(f.Path)
+		m[b] = append(m[b], id)
+	}
+	return m
+}
+
+// matchSuffix returns the files whose path shares the longest trailing run of
+// segments with p. A bare file name matches only when it is unique in the
+// repository or carries a directory; the best-matching files win.
+func matchSuffix(ix *index.Index, byBase map[string][]index.ID, p string) []index.ID {
+	p = strings.ReplaceAll(strings.TrimSpace(p), "\\", "/")
+	p = strings.TrimPrefix(p, "./")
+	if p == "" {
+		return nil
+	}
+	if id, ok := ix.Lookup(p); ok {
+		return []index.ID{id}
+	}
+	segs := strings.Split(p, "/")
+	cands := byBase[segs[len(segs)-1]]
+	if len(cands) == 0 {
+		return nil
+	}
+	best, bestN := []index.ID(nil), 0
+	for _, id := range cands {
+		fs := strings.Split(ix.File(id).Path, "/")
+		n := 0
+		for n < len(fs) && n < len(segs) && fs[len(fs)-1-n] == segs[len(segs)-1-n] {
+			n++
+		}
+		switch {
+		case n > bestN:
+			best, bestN = []index.ID{id}, n
+		case n == bestN:
+			best = append(best, id)
+		}
+	}
+	if bestN == 1 && len(segs) == 1 && len(best) > 1 {
+		return nil // a bare, ambiguous file name
+	}
+	if len(best) > MaxDefiners {
+		return nil
+	}
+	return best
+}

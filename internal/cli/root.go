@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/report"
+	"github.com/hone-dev/hone/loop"
+)
+
+// retrieveFlags are the flags of the main command.
+type retrieveFlags struct {
+	common
+	jsonOut      bool
+	paths        bool
+	pack         bool
+	budget       int
+	cycles       int
+	threshold    float64
+	minFiles     int
+	candidates   int
+	includeTests bool
+	taskFile     string
+	llm          llmFlags
+}
+
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f retrieveFlags
+	cmd := &cobra.Command{
+		Use:   "hone [flags] TASK...",
+		Short: "Find the files a coding agent needs for a task",
+		Long: `hone finds the files a coding subagent needs for a task, by iterative retrieval:
+DISPATCH a query, EVALUATE each candidate (relevance 0-1, reason, missing context),
+REFINE the query with the codebase's own terms, and LOOP (at most --cycles times).
+
+The task is the arguments, or standard input when the only argument is "-",
+or the contents of --task-file.`,
+		Example: `  hone "Fix the authentication token expiry bug"
+  hone --json --repo ~/src/app "Add rate limiting to API endpoints"
+  hone --pack --budget 8000 "Why does QuerySet.filter ignore Q objects?" > context.md
+  gh issue view 123 | hone --paths -`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRetrieve(cmd.Context(), &f, args, stdin, stdout, stderr)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	f.common.register(cmd)
+	fl := cmd.Flags()
+	fl.BoolVar(&f.jsonOut, "json", false, "print the result and trace as one JSON object")
+	fl.BoolVar(&f.paths, "paths", false, "print the selected paths, one a line")
+	fl.BoolVar(&f.pack, "pack", false, "print a Markdown context pack of the selected files (see --budget)")
+	fl.IntVar(&f.budget, "budget", 8000, "token budget of --pack (tokens estimated as bytes/4)")
+	fl.IntVar(&f.cycles, "cycles", loop.DefaultMaxCycles, "at most this many DISPATCH-EVALUATE-REFINE cycles")
+	fl.Float64Var(&f.threshold, "threshold", loop.DefaultThreshold, "relevance a file needs to be selected")
+	fl.IntVar(&f.minFiles, "min-files", loop.DefaultMinFiles, "stop early once this many files reach --threshold")
+	fl.IntVar(&f.candidates, "candidates", loop.DefaultCandidates, "candidates per DISPATCH")
+	fl.BoolVar(&f.includeTests, "include-tests", false, "do not down-weight test files")
+	fl.StringVar(&f.taskFile, "task-file", "", "read the task from this file")
+	f.llm.register(fl)
+	cmd.AddCommand(newIndexCmd(stdout, stderr))
+	for _, extra := range extraCommands {
+		cmd.AddCommand(extra(stdin, stdout, stderr))
+	}
+	return cmd
+}
+
+// extraCommands are subcommands registered by other files of this package
+// (mcp, bench), each built with the same streams.
+var extraCommands []func(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command
+
+func readTask(f *retrieveFlags, args []string, stdin io.Reader) (string, error) {
+	switch {
+	case f.taskFile != "" && len(args) > 0:
+		return "", usageError{fmt.Errorf("give the task as arguments or --task-file, not both")}
+	case f.taskFile != "":
+		b, err := os.ReadFile(f.taskFile)
+		if err != nil {
+			return "", fmt.Errorf("task file: %w", err)
+		}
+		return string(b), nil
+	case len(args) == 1 && args[0] == "-":
+		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(stdin), hone.MaxTaskBytes+1))
+		if err != nil {
+			return "", fmt.Errorf("reading the task from standard input: %w", err)
+		}
+		return string(b), nil
+	case len(args) == 0:
+		return "", usageError{fmt.Errorf("no task given; try: hone \"Fix the authentication token expiry bug\"")}
+	}
+	return strings.Join(args, " "), nil
+}
+
+func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	modes := 0
+	for _, m := range []bool{f.jsonOut, f.paths, f.pack} {
+		if m {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usageError{fmt.Errorf("--json, --paths and --pack exclude each other")}
+	}
+	if f.threshold < 0 || f.threshold > 1 {
+		return usageError{fmt.Errorf("--threshold must be in [0,1], got %v", f.threshold)}
+	}
+	if f.cycles < 1 || f.minFiles < 1 || f.candidates < 1 || f.budget < 1 {
+		return usageError{fmt.Errorf("--cycles, --min-files, --candidates and --budget must be positive")}
+	}
+	text, err := readTask(f, args, stdin)
+	if err != nil {
+		return err
+	}
+	if err := hone.CheckTask(text); err != nil {
+		return err
+	}
+	repo, err := f.open(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	opts := hone.RetrieveOptions{
+		Loop: loop.Options{MaxCycles: f.cycles, Threshold: f.threshold, MinFiles: f.minFiles,
+			Candidates: f.candidates},
+		IncludeTests: f.includeTests,
+	}
+	usage, err := f.llm.wire(repo, text, &opts, f.logger(stderr))
+	if err != nil {
+		return err
+	}
+	res, err := repo.Retrieve(ctx, text, opts)
+	if err != nil {
+		return err
+	}
+	if usage != nil {
+		res.Stats.Extra = usage()
+	}
+	switch {
+	case f.jsonOut:
+		return report.JSON(stdout, res)
+	case f.paths:
+		return report.Paths(stdout, res)
+	case f.pack:
+		md, err := repo.Pack(res, f.budget)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(stdout, md)
+		return err
+	}
+	return report.Text(stdout, res, report.TextOptions{Color: isTerminal(stdout)})
+}

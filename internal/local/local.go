@@ -1,0 +1,412 @@
+// Package local is hone's offline evaluator: it judges candidate files with
+// named, documented signals drawn from the index, with no model and no
+// network.
+//
+// A file's relevance is the sum of its signals' contributions, clamped to
+// [0,1], then multiplied by a demotion factor for test and documentation
+// files when the task is not about them:
+//
+//	lexical   WeightBM25 × (the file's BM25F score / the best candidate's)
+//	coverage  WeightCoverage × (share of the task's keyword weight the file has)
+//	anchors   the task names the file's path (WeightPath), a stack-trace frame
+//	          points into it (WeightFrame, WeightLastFrame for the frame nearest
+//	          the error), a dotted module path resolves to it (WeightModule), or
+//	          it defines a symbol the task names (WeightDefines); each scaled by
+//	          the anchor's strength (1 / number of files it matches) and capped
+//	          together at AnchorCap
+//	path      the file's name is one of the task's words (WeightPathName)
+//	links     it imports, or is imported by, a file judged relevant
+//	          (WeightImport), or defines a name such a file uses (WeightDefUse)
+//
+// Files judged relevant are those at or above the threshold in earlier cycles,
+// and in this cycle after a first pass without links, so one cycle already
+// connects the implementation to its helpers.
+//
+// Missing context is what relevant files use but nobody has found yet:
+// "definition of X" for a name the file references that the task mentions (or
+// that shares a task word), and "caller of F" for a task-named function whose
+// callers were not found. A gap is critical when the task itself names the
+// symbol and the index can find its definition.
+//
+// Every evaluation's Reason lists its signals with their contributions, so a
+// user sees why: "defines SessionManager:+0.30, bm25 0.82:+0.29, …".
+package local
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/tokenize"
+	"github.com/hone-dev/hone/loop"
+)
+
+// Signal weights. Together the lexical signals reach about 0.5: words alone
+// make a file related, not the target. Structural evidence (the task names the
+// file, its module, a symbol it defines, or a trace runs through it) is what
+// lifts a file to the 0.8-1.0 band.
+const (
+	// WeightBM25 scales the BM25F score relative to the best candidate.
+	WeightBM25 = 0.40
+	// WeightCoverage scales the share of the task's keyword weight found in
+	// the file: breadth of match, which BM25 rewards only weakly.
+	WeightCoverage = 0.15
+	// WeightPath: the task names the file's path; the strongest pointer there is.
+	WeightPath = 0.45
+	// WeightFrame: a stack-trace frame runs through the file.
+	WeightFrame = 0.25
+	// WeightLastFrame: extra for the resolved frame nearest the error (the
+	// last in a Python or Rust trace, the first in Go, Java and JavaScript).
+	WeightLastFrame = 0.10
+	// WeightModule: a dotted module path in the task resolves to the file.
+	WeightModule = 0.30
+	// WeightDefines: the file defines a symbol the task names.
+	WeightDefines = 0.35
+	// AnchorCap bounds all anchors together: several weak mentions of one file
+	// should not outweigh one definite one by much.
+	AnchorCap = 0.60
+	// WeightPathName: the file's name is one of the task's words (auth.ts for
+	// an authentication task): a naming convention most codebases keep.
+	WeightPathName = 0.10
+	// WeightImport: imports or is imported by a relevant file.
+	WeightImport = 0.10
+	// WeightDefUse: defines a name that a relevant file uses.
+	WeightDefUse = 0.15
+	// MaxGaps bounds the missing context listed per file.
+	MaxGaps = 3
+	// gapFloor: files below this relevance report no missing context.
+	gapFloor = 0.5
+	// learnedPerFile is how many distinctive terms a relevant file offers REFINE.
+	learnedPerFile = 8
+)
+
+// Options configure an Evaluator.
+type Options struct {
+	// Threshold is the relevance at which a file counts as relevant for links.
+	Threshold float64
+	// Demote sets the test and documentation demotion (shared with DISPATCH).
+	Demote search.Options
+}
+
+// Evaluator judges candidates of one task. Build one per retrieval with New;
+// it is safe for concurrent use once built.
+type Evaluator struct {
+	ix      *index.Index
+	task    *task.Task
+	anchors anchor.Set
+	opts    Options
+	// taskTerms maps each task keyword to its weight.
+	taskTerms map[string]float64
+	taskTotal float64
+	// lastFrame is the Order of the frame nearest the error.
+	lastFrame int
+}
+
+// New returns an evaluator for the parsed task t with its anchors.
+func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evaluator {
+	if opts.Threshold <= 0 {
+		opts.Threshold = loop.DefaultThreshold
+	}
+	e := &Evaluator{ix: ix, task: t, anchors: anchors, opts: opts, taskTerms: map[string]float64{}}
+	for _, k := range t.Keywords {
+		if k.Weight > e.taskTerms[k.Text] {
+			e.taskTotal += k.Weight - e.taskTerms[k.Text]
+			e.taskTerms[k.Text] = k.Weight
+		}
+	}
+	e.lastFrame = nearestFrame(t)
+	return e
+}
+
+// nearestFrame returns the index of the frame nearest the error: Python and
+// Rust print it last, Go, Java and JavaScript first.
+func nearestFrame(t *task.Task) int {
+	if len(t.Frames) == 0 {
+		return -1
+	}
+	f := t.Frames[0].File
+	if strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".rs") || strings.HasSuffix(f, ".rb") {
+		return len(t.Frames) - 1
+	}
+	return 0
+}
+
+type contribution struct {
+	label string
+	value float64
+}
+
+type judged struct {
+	id      index.ID
+	cand    loop.Candidate
+	base    float64 // before links and demotion
+	signals []contribution
+	factor  float64
+	score   float64
+}
+
+// Evaluate implements loop.Evaluator.
+func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Evaluation, error) {
+	maxScore := 0.0
+	for _, c := range in.Candidates {
+		maxScore = math.Max(maxScore, c.Score)
+	}
+	js := make([]*judged, 0, len(in.Candidates))
+	for _, c := range in.Candidates {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		id, ok := e.ix.Lookup(c.Path)
+		if !ok {
+			continue
+		}
+		j := &judged{id: id, cand: c, factor: e.opts.Demote.Factor(c.Path)}
+		e.baseSignals(j, maxScore)
+		js = append(js, j)
+	}
+	// Relevant files for links: earlier judgments at or above the threshold,
+	// and this cycle's first-pass scores.
+	relevant := map[index.ID]float64{}
+	for p, ev := range in.Judged {
+		if ev.Relevance >= e.opts.Threshold {
+			if id, ok := e.ix.Lookup(p); ok {
+				relevant[id] = ev.Relevance
+			}
+		}
+	}
+	for _, j := range js {
+		if s := clamp(j.base) * j.factor; s >= e.opts.Threshold && s > relevant[j.id] {
+			relevant[j.id] = s
+		}
+	}
+	uses := map[string][]index.ID{} // names used by relevant files
+	for id := range relevant {
+		for _, r := range e.ix.File(id).Refs {
+			uses[r.Name] = append(uses[r.Name], id)
+		}
+	}
+	known := map[string]bool{}
+	for p := range in.Judged {
+		known[p] = true
+	}
+	for _, c := range in.Candidates {
+		known[c.Path] = true
+	}
+	out := make([]loop.Evaluation, 0, len(js))
+	for _, j := range js {
+		e.linkSignals(j, relevant, uses)
+		total := 0.0
+		for _, s := range j.signals {
+			total += s.value
+		}
+		j.score = round3(clamp(total) * j.factor)
+		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}
+		if j.score >= gapFloor {
+			ev.MissingContext, ev.Critical = e.gaps(j.id, known)
+		}
+		if ev.MissingContext == nil {
+			ev.MissingContext = []string{}
+		}
+		if j.score >= e.opts.Threshold {
+			ev.Learned = e.ix.Distinctive(j.id, learnedPerFile)
+		}
+		out = append(out, ev)
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
+	return out, nil
+}
+
+func (e *Evaluator) baseSignals(j *judged, maxScore float64) {
+	add := func(label string, v float64) {
+		if v > 0.0005 {
+			j.signals = append(j.signals, contribution{label, v})
+		}
+	}
+	if maxScore > 0 && j.cand.Score > 0 {
+		r := j.cand.Score / maxScore
+		add(fmt.Sprintf("bm25 %.2f of best", r), WeightBM25*r)
+	}
+	if e.taskTotal > 0 {
+		covered, n := 0.0, 0
+		for _, m := range j.cand.Matched {
+			if w, ok := e.taskTerms[m]; ok {
+				covered += w
+				n++
+			}
+		}
+		add(fmt.Sprintf("covers %d of %d task terms", n, len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
+	}
+	anchorSum := 0.0
+	var anchorLabels []contribution
+	for _, a := range e.anchors.ByFile[j.id] {
+		var w float64
+		label := ""
+		switch a.Kind {
+		case anchor.KindPath:
+			w, label = WeightPath, "task names path "+a.Name
+		case anchor.KindFrame:
+			w, label = WeightFrame, "trace frame "+a.Name
+			if a.Order == e.lastFrame {
+				w += WeightLastFrame
+				label = "trace frame nearest the error " + a.Name
+			}
+		case anchor.KindModule:
+			w, label = WeightModule, "task names module "+a.Name
+		case anchor.KindDefines:
+			w, label = WeightDefines, "defines "+a.Name
+		}
+		anchorLabels = append(anchorLabels, contribution{label, w * a.Strength})
+	}
+	sort.SliceStable(anchorLabels, func(a, b int) bool { return anchorLabels[a].value > anchorLabels[b].value })
+	for _, c := range anchorLabels {
+		v := math.Min(c.value, AnchorCap-anchorSum)
+		if v <= 0 {
+			break
+		}
+		anchorSum += v
+		add(c.label, v)
+	}
+	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
+	for _, t := range nameTerms(stem) {
+		if _, ok := e.taskTerms[t]; ok {
+			add(fmt.Sprintf("file name says %q", t), WeightPathName)
+			break
+		}
+	}
+	for _, s := range j.signals {
+		j.base += s.value
+	}
+}
+
+// nameTerms returns a file stem's terms with a plural s dropped, so that
+// tokens.ts answers "token".
+func nameTerms(stem string) []string {
+	var out []string
+	tokenize.Identifier(stem, func(t string) {
+		out = append(out, t)
+		if len(t) > 3 && strings.HasSuffix(t, "s") {
+			out = append(out, strings.TrimSuffix(t, "s"))
+		}
+	})
+	return out
+}
+
+func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses map[string][]index.ID) {
+	best, bestPeer := 0.0, index.ID(-1)
+	for _, peer := range e.ix.Imports(j.id) {
+		if r := relevant[peer]; r > best && peer != j.id {
+			best, bestPeer = r, peer
+		}
+	}
+	verb := "imports"
+	for _, peer := range e.ix.ImportedBy(j.id) {
+		if r := relevant[peer]; r > best && peer != j.id {
+			best, bestPeer, verb = r, peer, "imported by"
+		}
+	}
+	if bestPeer >= 0 {
+		j.signals = append(j.signals, contribution{
+			fmt.Sprintf("%s %s (%.2f)", verb, path.Base(e.ix.File(bestPeer).Path), best), WeightImport * best})
+	}
+	bestUse, useName, usePeer := 0.0, "", index.ID(-1)
+	for _, d := range e.ix.File(j.id).Defs {
+		for _, peer := range uses[d.Name] {
+			if r := relevant[peer]; peer != j.id && r > bestUse {
+				bestUse, useName, usePeer = r, d.Name, peer
+			}
+		}
+	}
+	if usePeer >= 0 {
+		j.signals = append(j.signals, contribution{
+			fmt.Sprintf("defines %s used by %s", useName, path.Base(e.ix.File(usePeer).Path)), WeightDefUse * bestUse})
+	}
+}
+
+func (e *Evaluator) reason(j *judged) string {
+	sigs := append([]contribution(nil), j.signals...)
+	sort.SliceStable(sigs, func(a, b int) bool { return sigs[a].value > sigs[b].value })
+	parts := make([]string, 0, len(sigs)+1)
+	for _, s := range sigs {
+		parts = append(parts, fmt.Sprintf("%s:+%.2f", s.label, s.value))
+	}
+	if j.factor != 1 {
+		parts = append(parts, fmt.Sprintf("test/doc file:×%.2f", j.factor))
+	}
+	if len(parts) == 0 {
+		return "no signal"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// gaps lists what file id uses or offers that the loop has not found.
+func (e *Evaluator) gaps(id index.ID, known map[string]bool) ([]string, bool) {
+	var out []string
+	critical := false
+	seen := map[string]bool{}
+	unfound := func(ids []index.ID) bool {
+		if len(ids) == 0 || len(ids) > anchor.MaxDefiners {
+			return false
+		}
+		for _, d := range ids {
+			if d == id || known[e.ix.File(d).Path] {
+				return false
+			}
+		}
+		return true
+	}
+	f := e.ix.File(id)
+	for _, r := range f.Refs {
+		if len(out) >= MaxGaps {
+			break
+		}
+		if seen[r.Name] {
+			continue
+		}
+		seen[r.Name] = true
+		_, named := e.anchors.Symbols[r.Name]
+		if !named && !e.sharesTaskTerm(r.Name) {
+			continue
+		}
+		if unfound(e.ix.Defining(r.Name)) {
+			out = append(out, "definition of "+r.Name)
+			critical = critical || named
+		}
+	}
+	for _, d := range f.Defs {
+		if len(out) >= MaxGaps {
+			break
+		}
+		if _, named := e.anchors.Symbols[d.Name]; !named || (d.Kind != "function" && d.Kind != "method") {
+			continue
+		}
+		if unfound(e.ix.Referencing(d.Name)) {
+			out = append(out, "caller of "+d.Name)
+		}
+	}
+	return out, critical
+}
+
+// sharesTaskTerm reports whether a name has a part that is a distinctive task
+// keyword (not a stop word, at least 4 letters).
+func (e *Evaluator) sharesTaskTerm(name string) bool {
+	found := false
+	tokenize.Identifier(name, func(t string) {
+		if len(t) >= 4 && !tokenize.IsStopWord(t) {
+			if _, ok := e.taskTerms[t]; ok {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+func clamp(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -1,0 +1,92 @@
+// Package pathclass tells test, documentation and example files from the code
+// they describe, by path alone.
+//
+// Tasks are usually about code, and test files repeat the code's vocabulary
+// (they call what they test), so hone ranks them below the code unless the task
+// is about tests. The rules are conventions shared across ecosystems:
+//
+//	tests: a directory named test, tests, testing, __tests__, spec or specs;
+//	       test_*.py, *_test.py, *_test.go, *Test.java, *Tests.cs, *.test.ts,
+//	       *.spec.js, *_spec.rb, conftest.py
+//	docs:  a directory named doc, docs or documentation; *.md, *.rst, *.txt,
+//	       *.adoc; changelogs and release notes
+//	examples: a directory named example(s), sample(s), demo(s), benchmarks
+package pathclass
+
+import (
+	"path"
+	"strings"
+)
+
+// Kind classifies a path.
+type Kind int
+
+const (
+	Code Kind = iota
+	Test
+	Doc
+	Example
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Test:
+		return "test"
+	case Doc:
+		return "doc"
+	case Example:
+		return "example"
+	}
+	return "code"
+}
+
+var (
+	testDirs    = set("test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_utils", "testcases")
+	docDirs     = set("doc", "docs", "documentation", "_docs")
+	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials")
+	docExts     = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
+)
+
+func set(xs ...string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// Of classifies a repository-relative, slash-separated path.
+func Of(p string) Kind {
+	lower := strings.ToLower(p)
+	base := path.Base(lower)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	dirs := strings.Split(path.Dir(lower), "/")
+	switch {
+	case strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest" ||
+		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "_spec") ||
+		stem == "tests" || stem == "test":
+		return Test
+	case (ext == ".java" || ext == ".cs" || ext == ".kt" || ext == ".scala") &&
+		(strings.HasSuffix(stem, "test") || strings.HasSuffix(stem, "tests")) && strings.HasSuffix(path.Base(p), "Test"+path.Ext(p)) ||
+		strings.HasSuffix(path.Base(p), "Tests"+path.Ext(p)) && ext != ".py":
+		return Test
+	}
+	for _, d := range dirs {
+		if testDirs[d] {
+			return Test
+		}
+	}
+	if docExts[ext] || strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history") {
+		return Doc
+	}
+	for _, d := range dirs {
+		if docDirs[d] {
+			return Doc
+		}
+		if exampleDirs[d] {
+			return Example
+		}
+	}
+	return Code
+}

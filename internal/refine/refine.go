@@ -1,0 +1,401 @@
+// Package refine is hone's REFINE step: it builds the first query from the
+// task and each next query from the judgments of the last cycle.
+//
+// The first query holds the task's keywords (identifiers whole and split,
+// words with their stem variants that the repository actually uses), the
+// catch-all pattern, and focus areas for every file the task points at (paths,
+// stack-trace frames, module paths) and every symbol it names.
+//
+// After a cycle, the refiner learns from the files judged relevant (at or
+// above the threshold; failing those, the best two at 0.5 or more):
+//
+//   - their distinctive terms join the keywords at LearnedWeight: the code's
+//     own vocabulary ("throttle" where the task said "rate limit");
+//   - their directories join the patterns, as a preference;
+//   - files scored below ExcludeBelow are excluded from later cycles;
+//   - missing context becomes targeted look-ups: "definition of X" a symbol
+//     focus area, "caller of X" a keyword X (callers mention it);
+//   - when the task's words found little (fewer than MinFiles relevant files),
+//     terms the repository associates with the task's strongest words (they
+//     co-occur in the same files) join at AssocWeight, listed in the trace.
+package refine
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/tokenize"
+	"github.com/hone-dev/hone/loop"
+)
+
+const (
+	// LearnedWeight weighs a term learned from relevant files: the code's own
+	// words, but not the task's, so below the task's own words.
+	LearnedWeight = 0.35
+	// MaxLearned bounds the terms learned per cycle, so the query keeps its focus.
+	MaxLearned = 6
+	// StemWeight weighs a stem variant of a task word ("limit" for "limiting").
+	StemWeight = 0.7
+	// AssocWeight scales an associated term by its association score.
+	AssocWeight = 0.5
+	// MinAssoc is the weakest association used.
+	MinAssoc = 0.25
+	// assocTerms is how many of the task's strongest words get associations.
+	assocTerms = 4
+	// assocPerTerm is how many associations each such word contributes.
+	assocPerTerm = 2
+	// GapWeight weighs a name from missing context used as a keyword.
+	GapWeight = 0.8
+	// ExcludeBelow: files scored below this are not proposed again.
+	ExcludeBelow = 0.2
+	// mediumFloor: with nothing at the threshold, files at or above this teach.
+	mediumFloor = 0.5
+	// MaxPatterns bounds the directories added per cycle.
+	MaxPatterns = 3
+	// maxCommonShare: a learned term in more than this share of files is noise.
+	maxCommonShare = 0.10
+)
+
+// Options configure a Refiner.
+type Options struct {
+	Threshold float64
+	MinFiles  int
+}
+
+// Refiner builds queries for one task. It is safe for concurrent use.
+type Refiner struct {
+	ix      *index.Index
+	task    *task.Task
+	anchors anchor.Set
+	opts    Options
+}
+
+// New returns a refiner for the parsed task t with its anchors.
+func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Refiner {
+	if opts.Threshold <= 0 {
+		opts.Threshold = loop.DefaultThreshold
+	}
+	if opts.MinFiles <= 0 {
+		opts.MinFiles = loop.DefaultMinFiles
+	}
+	return &Refiner{ix: ix, task: t, anchors: anchors, opts: opts}
+}
+
+// Initial implements loop.Refiner.
+func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
+	q := loop.Query{Patterns: []string{search.CatchAll}, Excludes: []string{}}
+	have := map[string]bool{}
+	for _, k := range r.task.Keywords {
+		if have[k.Text] {
+			continue
+		}
+		have[k.Text] = true
+		q.Keywords = append(q.Keywords, loop.Keyword{Term: k.Text, Weight: k.Weight, Origin: k.Origin})
+	}
+	for _, k := range r.task.Keywords {
+		if k.Origin != task.OriginWord {
+			continue
+		}
+		for _, v := range stems(k.Text) {
+			if !have[v] && r.ix.DocFreq(v) > 0 {
+				have[v] = true
+				q.Keywords = append(q.Keywords, loop.Keyword{Term: v, Weight: k.Weight * StemWeight, Origin: "stem"})
+			}
+		}
+	}
+	focus := map[string]bool{}
+	ids := make([]index.ID, 0, len(r.anchors.ByFile))
+	for id := range r.anchors.ByFile {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	for _, id := range ids {
+		for _, a := range r.anchors.ByFile[id] {
+			if a.Kind == anchor.KindDefines {
+				continue
+			}
+			f := loop.FocusFile + r.ix.File(id).Path
+			if !focus[f] {
+				focus[f] = true
+				q.FocusAreas = append(q.FocusAreas, f)
+			}
+		}
+	}
+	names := make([]string, 0, len(r.anchors.Symbols))
+	for n := range r.anchors.Symbols {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		q.FocusAreas = append(q.FocusAreas, loop.FocusSymbol+n)
+	}
+	return q, ctx.Err()
+}
+
+// stems returns plausible stem variants of an English word: limiting → limit,
+// tokens → token, expired → expire, expiry → expir(e)… Only variants the
+// repository uses are kept by the caller.
+func stems(w string) []string {
+	var out []string
+	add := func(s string) {
+		if len(s) >= 3 && s != w {
+			out = append(out, s)
+		}
+	}
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		add(w[:len(w)-3] + "y")
+	case strings.HasSuffix(w, "es"):
+		add(w[:len(w)-2])
+		add(w[:len(w)-1])
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		add(w[:len(w)-1])
+	case strings.HasSuffix(w, "ing"):
+		add(w[:len(w)-3])
+		add(w[:len(w)-3] + "e")
+	case strings.HasSuffix(w, "ed"):
+		add(w[:len(w)-2])
+		add(w[:len(w)-1])
+	case strings.HasSuffix(w, "ation"):
+		add(w[:len(w)-5] + "e")
+		add(w[:len(w)-5])
+	case strings.HasSuffix(w, "y"):
+		add(w[:len(w)-1] + "e")
+		add(w[:len(w)-1] + "ies")
+	}
+	if !strings.HasSuffix(w, "s") {
+		add(w + "s")
+	}
+	if strings.HasSuffix(w, "e") {
+		add(w + "r")
+	} else {
+		add(w + "er")
+	}
+	return out
+}
+
+var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
+
+// Refine implements loop.Refiner.
+func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, loop.Refinement, error) {
+	q := in.Query.Clone()
+	ref := loop.Refinement{AddedKeywords: []string{}, AddedPatterns: []string{}, Excluded: []string{},
+		AddedFocus: []string{}, Associations: []string{}, Why: []string{}}
+	have := map[string]bool{}
+	for _, k := range q.Keywords {
+		have[k.Term] = true
+	}
+	focus := map[string]bool{}
+	for _, f := range q.FocusAreas {
+		focus[f] = true
+	}
+	patterns := map[string]bool{}
+	for _, p := range q.Patterns {
+		patterns[p] = true
+	}
+	excluded := map[string]bool{}
+	for _, e := range q.Excludes {
+		excluded[e] = true
+	}
+
+	var teachers []loop.Evaluation
+	relevant := 0
+	for _, e := range in.Evaluations {
+		if e.Relevance >= r.opts.Threshold {
+			teachers = append(teachers, e)
+			relevant++
+		}
+	}
+	if len(teachers) == 0 {
+		for _, e := range in.Evaluations {
+			if e.Relevance >= mediumFloor && len(teachers) < 2 {
+				teachers = append(teachers, e)
+			}
+		}
+	}
+
+	// The code's own vocabulary, from the teachers.
+	count := map[string]int{}
+	var order []string
+	for _, e := range teachers {
+		for _, t := range e.Learned {
+			t = strings.ToLower(t)
+			if have[t] || len(t) < 3 || tokenize.IsStopWord(t) {
+				continue
+			}
+			if count[t] == 0 {
+				order = append(order, t)
+			}
+			count[t]++
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return count[order[a]] > count[order[b]] })
+	common := int(maxCommonShare*float64(r.ix.Len())) + 1
+	var learned []string
+	for _, t := range order {
+		if len(learned) >= MaxLearned {
+			break
+		}
+		df := r.ix.DocFreq(t)
+		if df == 0 || df > common {
+			continue
+		}
+		have[t] = true
+		learned = append(learned, t)
+		q.Keywords = append(q.Keywords, loop.Keyword{Term: t, Weight: LearnedWeight, Origin: "learned"})
+	}
+	if len(learned) > 0 {
+		ref.AddedKeywords = append(ref.AddedKeywords, learned...)
+		ref.Why = append(ref.Why, fmt.Sprintf("learned %s from %s", quoteList(learned), pathList(teachers)))
+	}
+
+	// Their directories, as a preference.
+	var dirs []string
+	for _, e := range teachers {
+		d := path.Dir(e.Path)
+		if d == "." {
+			continue
+		}
+		p := d + "/**"
+		if !patterns[p] && len(dirs) < MaxPatterns {
+			patterns[p] = true
+			dirs = append(dirs, p)
+		}
+	}
+	if len(dirs) > 0 {
+		q.Patterns = append(q.Patterns, dirs...)
+		ref.AddedPatterns = dirs
+		ref.Why = append(ref.Why, "prefer the directories of relevant files")
+	}
+
+	// Exclude what was judged not relevant.
+	for _, e := range in.Evaluations {
+		if e.Relevance < ExcludeBelow && !excluded[e.Path] {
+			excluded[e.Path] = true
+			q.Excludes = append(q.Excludes, e.Path)
+			ref.Excluded = append(ref.Excluded, e.Path)
+		}
+	}
+	if len(ref.Excluded) > 0 {
+		ref.Why = append(ref.Why, fmt.Sprintf("exclude %d files scored below %.1f", len(ref.Excluded), ExcludeBelow))
+	}
+
+	// Missing context becomes targeted look-ups.
+	for _, e := range in.Evaluations {
+		if e.Relevance < mediumFloor {
+			continue
+		}
+		for _, gap := range e.MissingContext {
+			caller := strings.HasPrefix(gap, "caller of ")
+			for _, name := range identRe.FindAllString(gap, -1) {
+				if gapWords[strings.ToLower(name)] {
+					continue
+				}
+				defs := r.ix.Defining(name)
+				switch {
+				case !caller && len(defs) > 0 && len(defs) <= anchor.MaxDefiners:
+					f := loop.FocusSymbol + name
+					if !focus[f] {
+						focus[f] = true
+						q.FocusAreas = append(q.FocusAreas, f)
+						ref.AddedFocus = append(ref.AddedFocus, f)
+						ref.Why = append(ref.Why, fmt.Sprintf("look up the %s (%s)", gap, path.Base(e.Path)))
+					}
+				case caller || len(defs) == 0:
+					t := strings.ToLower(name)
+					if !have[t] && r.ix.DocFreq(t) > 0 {
+						have[t] = true
+						q.Keywords = append(q.Keywords, loop.Keyword{Term: t, Weight: GapWeight, Origin: "gap"})
+						ref.AddedKeywords = append(ref.AddedKeywords, t)
+						ref.Why = append(ref.Why, fmt.Sprintf("search for the %s (%s)", gap, path.Base(e.Path)))
+					}
+				}
+			}
+		}
+	}
+
+	// When the task's words found little, use the repository's associations.
+	if relevant < r.opts.MinFiles {
+		for _, a := range r.associate(have) {
+			ref.AddedKeywords = append(ref.AddedKeywords, a.term)
+			ref.Associations = append(ref.Associations, a.note)
+			q.Keywords = append(q.Keywords, loop.Keyword{Term: a.term, Weight: AssocWeight * a.score, Origin: "association"})
+		}
+		if len(ref.Associations) > 0 {
+			ref.Why = append(ref.Why, fmt.Sprintf("only %d files reached %.2f: add terms the repository uses with the task's words", relevant, r.opts.Threshold))
+		}
+	}
+	return q, ref, ctx.Err()
+}
+
+// gapWords are the words of missing-context phrases, not names.
+var gapWords = map[string]bool{"definition": true, "of": true, "caller": true, "callers": true, "the": true,
+	"usage": true, "usages": true, "implementation": true, "test": true, "tests": true, "for": true, "and": true}
+
+type assoc struct {
+	term  string
+	score float64
+	note  string
+}
+
+// associate picks associations for the task's strongest words (weight × idf).
+func (r *Refiner) associate(have map[string]bool) []assoc {
+	type cand struct {
+		term string
+		w    float64
+	}
+	var words []cand
+	for _, k := range r.task.Keywords {
+		if strings.ContainsAny(k.Text, "._-") || len(k.Text) < 3 {
+			continue
+		}
+		if r.ix.DocFreq(k.Text) == 0 {
+			continue
+		}
+		words = append(words, cand{k.Text, k.Weight * r.ix.IDF(k.Text)})
+	}
+	sort.SliceStable(words, func(a, b int) bool { return words[a].w > words[b].w })
+	if len(words) > assocTerms {
+		words = words[:assocTerms]
+	}
+	var out []assoc
+	for _, w := range words {
+		n := 0
+		for _, a := range r.ix.Associations(w.term, 8) {
+			if n >= assocPerTerm {
+				break
+			}
+			if a.Score < MinAssoc || have[a.Term] || tokenize.IsStopWord(a.Term) || len(a.Term) < 3 {
+				continue
+			}
+			have[a.Term] = true
+			n++
+			out = append(out, assoc{a.Term, a.Score, fmt.Sprintf("%s → %s (%.2f, together in %d files)", w.term, a.Term, a.Score, a.Support)})
+		}
+	}
+	return out
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "'" + x + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+func pathList(es []loop.Evaluation) string {
+	ps := make([]string, 0, len(es))
+	for _, e := range es {
+		ps = append(ps, path.Base(e.Path))
+	}
+	return strings.Join(ps, ", ")
+}

@@ -1,0 +1,218 @@
+// Package search is hone's DISPATCH: it runs a loop.Query against the index.
+//
+// A query ranks files by BM25F over the index's path, symbols and content
+// fields, each keyword weighted. Patterns are an allow-list of doublestar
+// globs (the catch-all "**" admits every file); a specific pattern or a "dir:"
+// focus area also prefers the files under it. Excludes are globs or exact
+// paths never proposed. "file:" and "symbol:" focus areas bring in files that
+// keywords may have missed: the file a stack trace names, the file that
+// defines a symbol the task or a gap names. Test, documentation and example
+// files are demoted unless the caller says the task is about them, because
+// they repeat the vocabulary of the code they exercise.
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/pathclass"
+	"github.com/hone-dev/hone/loop"
+)
+
+const (
+	// CatchAll is the default pattern: every indexed file.
+	CatchAll = "**"
+	// PreferBoost multiplies the score of a file under a specific pattern or a
+	// dir: focus area: a preference, not a filter.
+	PreferBoost = 1.25
+	// TestFactor multiplies the score of test files when tests are demoted:
+	// tests name what they test, so they match as well as the code itself.
+	TestFactor = 0.5
+	// DocFactor multiplies the score of documentation and examples when demoted.
+	DocFactor = 0.5
+	// MaxDefiners skips a symbol: focus area whose name more files define.
+	MaxDefiners = 8
+	// overfetch is how many more hits than asked are ranked before demotions
+	// reorder them.
+	overfetch = 3
+)
+
+// Options set what a Searcher demotes.
+type Options struct {
+	DemoteTests bool
+	DemoteDocs  bool
+}
+
+// Searcher runs queries against one index. It is safe for concurrent use.
+type Searcher struct {
+	ix   *index.Index
+	opts Options
+}
+
+// New returns a Searcher over ix.
+func New(ix *index.Index, opts Options) *Searcher { return &Searcher{ix: ix, opts: opts} }
+
+// Factor returns the demotion factor of a path under opts (1 for code).
+func (o Options) Factor(p string) float64 {
+	switch pathclass.Of(p) {
+	case pathclass.Test:
+		if o.DemoteTests {
+			return TestFactor
+		}
+	case pathclass.Doc, pathclass.Example:
+		if o.DemoteDocs {
+			return DocFactor
+		}
+	}
+	return 1
+}
+
+// Search implements loop.Searcher.
+func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range append(append([]string(nil), q.Patterns...), q.Excludes...) {
+		if !doublestar.ValidatePattern(p) {
+			return nil, fmt.Errorf("search: bad glob %q", p)
+		}
+	}
+	if limit <= 0 {
+		limit = loop.DefaultCandidates
+	}
+	var prefer []string
+	allowAll := len(q.Patterns) == 0
+	for _, p := range q.Patterns {
+		if p == CatchAll || p == "**/*" {
+			allowAll = true
+		} else {
+			prefer = append(prefer, p)
+		}
+	}
+	var dirs []string
+	var files, syms []string
+	for _, f := range q.FocusAreas {
+		switch {
+		case strings.HasPrefix(f, loop.FocusDir):
+			dirs = append(dirs, strings.TrimSuffix(strings.TrimPrefix(f, loop.FocusDir), "/")+"/")
+		case strings.HasPrefix(f, loop.FocusFile):
+			files = append(files, strings.TrimPrefix(f, loop.FocusFile))
+		case strings.HasPrefix(f, loop.FocusSymbol):
+			syms = append(syms, strings.TrimPrefix(f, loop.FocusSymbol))
+		}
+	}
+	excluded := func(p string) bool {
+		for _, e := range q.Excludes {
+			if e == p {
+				return true
+			}
+			if ok, _ := doublestar.Match(e, p); ok {
+				return true
+			}
+		}
+		return false
+	}
+	allowed := func(p string) bool {
+		if excluded(p) {
+			return false
+		}
+		if allowAll {
+			return true
+		}
+		for _, g := range prefer {
+			if ok, _ := doublestar.Match(g, p); ok {
+				return true
+			}
+		}
+		return false
+	}
+	preferred := func(p string) bool {
+		for _, d := range dirs {
+			if strings.HasPrefix(p, d) {
+				return true
+			}
+		}
+		for _, g := range prefer {
+			if ok, _ := doublestar.Match(g, p); ok {
+				return true
+			}
+		}
+		return false
+	}
+
+	terms := make([]index.Term, 0, len(q.Keywords))
+	for _, k := range q.Keywords {
+		if k.Weight > 0 && k.Term != "" {
+			terms = append(terms, index.Term{Text: k.Term, Weight: k.Weight})
+		}
+	}
+	keep := func(id index.ID) bool { return allowed(s.ix.File(id).Path) }
+	hits := s.ix.Search(terms, keep, limit*overfetch)
+
+	byPath := map[string]*loop.Candidate{}
+	var out []*loop.Candidate
+	for _, h := range hits {
+		p := s.ix.File(h.ID).Path
+		score := h.Score * s.opts.Factor(p)
+		if preferred(p) {
+			score *= PreferBoost
+		}
+		c := &loop.Candidate{Path: p, Score: score, Matched: h.Matched}
+		byPath[p] = c
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > limit {
+		for _, c := range out[limit:] {
+			delete(byPath, c.Path)
+		}
+		out = out[:limit]
+	}
+	// Focus files and symbol definers join the candidates whatever their score.
+	via := func(id index.ID, why string) {
+		p := s.ix.File(id).Path
+		if excluded(p) {
+			return
+		}
+		if c, ok := byPath[p]; ok {
+			c.Via = appendOnce(c.Via, why)
+			return
+		}
+		c := &loop.Candidate{Path: p, Via: []string{why}}
+		byPath[p] = c
+		out = append(out, c)
+	}
+	for _, f := range files {
+		if id, ok := s.ix.Lookup(f); ok {
+			via(id, loop.FocusFile+f)
+		}
+	}
+	for _, name := range syms {
+		defs := s.ix.Defining(name)
+		if len(defs) > MaxDefiners {
+			continue // a name defined everywhere locates nothing
+		}
+		for _, id := range defs {
+			via(id, loop.FocusSymbol+name)
+		}
+	}
+	res := make([]loop.Candidate, len(out))
+	for i, c := range out {
+		res[i] = *c
+	}
+	return res, nil
+}
+
+func appendOnce(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}

@@ -1,0 +1,5 @@
+import { Request, Response } from "express";
+
+export function health(_req: Request, res: Response) {
+  res.json({ ok: true });
+}
