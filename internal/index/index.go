@@ -1,12 +1,55 @@
-// Package index is hone's code-aware inverted index.
+// Package index is hone's code-aware inverted index of one repository.
 //
-// CONTRACT STUB: the implementation replaces the bodies below.
+// # What is indexed
+//
+// Every file the walk keeps is read once, parsed for definitions, references
+// and imports (package syntax), and cut into terms (package tokenize) in three
+// fields, each scored on its own:
+//
+//   - path: the terms of each path segment (directories and the file's stem,
+//     without its extension): django/db/models/query.py -> django, db, models,
+//     query.
+//   - symbols: the names the file defines, whole and split, and the dotted
+//     Parent.Name of members (QuerySet.filter -> queryset.filter, filter).
+//   - content: every term of the text: identifiers, comments, strings.
+//
+// The index keeps a forward index (per file, its distinct terms with their
+// count in each field, sorted by term id) and inverted postings (per term, the
+// files holding it with the same counts). Terms are interned once in a sorted
+// table and named by int32 ids everywhere else.
+//
+// # Ranking
+//
+// Search ranks files by BM25F: per term t and file d, the field counts are
+// length-normalised and weighted into one pseudo-frequency
+//
+//	tf~(t,d) = Σ_f weight_f · tf_f(t,d) / (1 - b_f + b_f · len_f(d)/avglen_f)
+//
+// which saturates once for the whole file, score += w_t · idf(t) ·
+// tf~/(k1 + tf~), with idf(t) = ln(1 + (N - df + 0.5)/(df + 0.5)) over files
+// (df counts a file once whatever fields hold t). The weights are the
+// constants in search.go.
+//
+// # Symbols, imports and associations
+//
+// Defining and Referencing look names up in tables built on first use.
+// Imports are resolved per language family (resolve.go) into a file graph,
+// computed when the index is built and stored with it. Associations finds the
+// repository's own words for a term by normalised pointwise mutual
+// information of file co-occurrence (assoc.go).
+//
+// # Persistence
+//
+// Open keeps one cache file per repository (cache.go describes the format).
+// A warm Open re-stats the tree, re-reads only files whose size, mtime or
+// inode changed, and drops deleted ones; a cache that is corrupt, truncated,
+// of another version or of another root is rebuilt with a warning.
 package index
 
 import (
-	"context"
-	"errors"
 	"log/slog"
+	"sort"
+	"sync"
 
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/walk"
@@ -21,6 +64,19 @@ const (
 	FieldContent              // every term of the text: identifiers, comments, strings
 	NumFields
 )
+
+// String names the field.
+func (f Field) String() string {
+	switch f {
+	case FieldPath:
+		return "path"
+	case FieldSymbols:
+		return "symbols"
+	case FieldContent:
+		return "content"
+	}
+	return "field?"
+}
 
 // ID is a file's number in an Index, dense from 0.
 type ID int32
@@ -62,90 +118,141 @@ type Stats struct {
 	Skipped  []walk.Skip
 	Warnings []string // e.g. "cache was corrupt; rebuilt"
 	Millis   int64
+	// CachePath is the cache file used ("" with NoCache).
+	CachePath string
 }
 
-// Index is read-only once opened; it is safe for concurrent use.
-type Index struct{}
+// tf3 holds a term's count in each field of one file (saturating at 65535).
+type tf3 [NumFields]uint16
 
-// Open loads root's index from the cache, brings it up to date with the tree
-// (re-reading only files whose size, mtime or inode changed), saves it, and
-// returns it.
-func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error) {
-	return nil, Stats{}, errors.New("index: not implemented")
+// Index is read-only once opened; it is safe for concurrent use.
+type Index struct {
+	root   string
+	files  []File
+	inodes []uint64
+	byPath map[string]ID
+
+	// terms is the sorted term table; a term's id is its position.
+	terms []string
+
+	// Forward index: file d's entries are fwdTerm/fwdTF[fwdOff[d]:fwdOff[d+1]],
+	// sorted by term id.
+	fwdOff  []int32
+	fwdTerm []int32
+	fwdTF   []tf3
+
+	// Postings: term t's entries are postDoc/postTF[postOff[t]:postOff[t+1]],
+	// sorted by file id.
+	postOff []int32
+	postDoc []int32
+	postTF  []tf3
+
+	// norm[d][f] = weight_f / (1 - b_f + b_f·len_f(d)/avglen_f).
+	norm [][NumFields]float32
+
+	// imports and importedBy are the resolved import graph.
+	imports    [][]ID
+	importedBy [][]ID
+
+	// contentSkips are files the walk kept but Sniff refused, with the stat
+	// that saw them, so a warm Open need not read them again.
+	contentSkips []contentSkip
+
+	symOnce sync.Once
+	defs    map[string][]ID
+	refs    map[string][]ID
+
+	modOnce sync.Once
+	modKeys map[string][]ID // extension-less path suffix -> files
+	dirs    map[string][]ID // directory path -> files directly in it
+
+	infoOnce    sync.Once
+	informative []bool // term fit for Associations and Distinctive
+}
+
+type contentSkip struct {
+	skip  walk.Skip
+	size  int64
+	mtime int64
+	inode uint64
 }
 
 // Root returns the absolute repository root.
-func (ix *Index) Root() string { return "" }
+func (ix *Index) Root() string { return ix.root }
 
 // Len returns the number of files.
-func (ix *Index) Len() int { return 0 }
+func (ix *Index) Len() int { return len(ix.files) }
 
-// File returns file id.
-func (ix *Index) File(id ID) *File { return nil }
+// File returns file id, or nil when id is out of range.
+func (ix *Index) File(id ID) *File {
+	if id < 0 || int(id) >= len(ix.files) {
+		return nil
+	}
+	return &ix.files[id]
+}
 
 // Lookup returns the id of a repository path.
-func (ix *Index) Lookup(path string) (ID, bool) { return 0, false }
-
-// Term is a query term with a weight.
-type Term struct {
-	Text   string
-	Weight float64
+func (ix *Index) Lookup(path string) (ID, bool) {
+	id, ok := ix.byPath[path]
+	return id, ok
 }
 
-// Hit is a file matched by Search.
-type Hit struct {
-	ID    ID
-	Score float64
-	// Matched lists the query terms found in the file.
-	Matched []string
-}
+// NumTerms returns the number of distinct terms.
+func (ix *Index) NumTerms() int { return len(ix.terms) }
 
-// Search ranks files by BM25F over the path, symbols and content fields for
-// terms; keep, when non-nil, filters files. It returns at most limit hits,
-// best first.
-func (ix *Index) Search(terms []Term, keep func(ID) bool, limit int) []Hit { return nil }
+// termID returns the id of term, or -1.
+func (ix *Index) termID(term string) int32 {
+	i := sort.SearchStrings(ix.terms, term)
+	if i < len(ix.terms) && ix.terms[i] == term {
+		return int32(i)
+	}
+	return -1
+}
 
 // DocFreq returns the number of files that contain term in any field.
-func (ix *Index) DocFreq(term string) int { return 0 }
-
-// IDF returns the BM25 inverse document frequency of term.
-func (ix *Index) IDF(term string) float64 { return 0 }
-
-// TermFreq returns how often term occurs in field of file id.
-func (ix *Index) TermFreq(id ID, f Field, term string) int { return 0 }
-
-// Defining returns the files that define a symbol named name (exact match of
-// the name, or of Parent.Name for a dotted name such as "QuerySet.filter").
-func (ix *Index) Defining(name string) []ID { return nil }
-
-// Referencing returns the files that reference name (calls, types, imports).
-func (ix *Index) Referencing(name string) []ID { return nil }
-
-// ResolveImport maps an import of file from (as syntax reports it) to the
-// indexed files it names.
-func (ix *Index) ResolveImport(from ID, imp string) []ID { return nil }
-
-// ResolveModule maps a dotted or slashed module path ("django.db.models.query",
-// "src/auth/tokens") to indexed files, by path suffix.
-func (ix *Index) ResolveModule(mod string) []ID { return nil }
-
-// Imports returns the indexed files that file id imports (resolved).
-func (ix *Index) Imports(id ID) []ID { return nil }
-
-// ImportedBy returns the files that import file id.
-func (ix *Index) ImportedBy(id ID) []ID { return nil }
-
-// Assoc is a term associated with another by co-occurrence in the repository.
-type Assoc struct {
-	Term    string
-	Score   float64 // normalised pointwise mutual information, in (0,1]
-	Support int     // files where both occur
+func (ix *Index) DocFreq(term string) int {
+	t := ix.termID(term)
+	if t < 0 {
+		return 0
+	}
+	return int(ix.postOff[t+1] - ix.postOff[t])
 }
 
-// Associations returns up to k terms that co-occur with term in the
-// repository's files, strongest first.
-func (ix *Index) Associations(term string, k int) []Assoc { return nil }
+// IDF returns the BM25 inverse document frequency of term.
+func (ix *Index) IDF(term string) float64 {
+	return idf(len(ix.files), ix.DocFreq(term))
+}
 
-// Distinctive returns up to k terms of file id with the highest tf·idf in the
-// symbols and content fields.
-func (ix *Index) Distinctive(id ID, k int) []string { return nil }
+// TermFreq returns how often term occurs in field of file id.
+func (ix *Index) TermFreq(id ID, f Field, term string) int {
+	if id < 0 || int(id) >= len(ix.files) || f < 0 || f >= NumFields {
+		return 0
+	}
+	t := ix.termID(term)
+	if t < 0 {
+		return 0
+	}
+	lo, hi := int(ix.fwdOff[id]), int(ix.fwdOff[id+1])
+	ts := ix.fwdTerm[lo:hi]
+	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= t })
+	if i < len(ts) && ts[i] == t {
+		return int(ix.fwdTF[lo+i][f])
+	}
+	return 0
+}
+
+// Imports returns the indexed files that file id imports (resolved).
+func (ix *Index) Imports(id ID) []ID {
+	if id < 0 || int(id) >= len(ix.imports) {
+		return nil
+	}
+	return ix.imports[id]
+}
+
+// ImportedBy returns the files that import file id.
+func (ix *Index) ImportedBy(id ID) []ID {
+	if id < 0 || int(id) >= len(ix.importedBy) {
+		return nil
+	}
+	return ix.importedBy[id]
+}

@@ -1,0 +1,345 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/internal/tokenize"
+	"github.com/hone-dev/hone/internal/walk"
+)
+
+// parsed is one file read and cut into terms by a worker.
+type parsed struct {
+	file  File
+	inode uint64
+	terms []string // distinct terms, substrings of the file's text
+	tfs   []tf3
+	skip  *walk.Skip // set when the content was refused
+}
+
+// parseAll reads and parses files with up to workers goroutines. The result
+// is in the order of files.
+func parseAll(ctx context.Context, files []walk.File, workers int, progress func(done, total int)) ([]parsed, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]parsed, len(files))
+	var next, done atomic.Int64
+	var progressMu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers && w < len(files); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts := map[string]int{}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				out[i] = parseFile(files[i], counts)
+				n := int(done.Add(1))
+				if progress != nil {
+					progressMu.Lock()
+					progress(n, len(files))
+					progressMu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	return out, nil
+}
+
+// parseFile reads one file, extracts its tags and counts its terms per field.
+// counts is the worker's scratch map, cleared here.
+func parseFile(wf walk.File, counts map[string]int) parsed {
+	p := parsed{
+		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime},
+		inode: wf.Inode,
+	}
+	raw, err := os.ReadFile(wf.Abs)
+	if err != nil {
+		p.skip = &walk.Skip{Path: wf.Path, Reason: walk.SkipUnreadable, Detail: err.Error()}
+		return p
+	}
+	text, reason, detail, skip := walk.Sniff(wf.Path, raw)
+	if skip {
+		p.skip = &walk.Skip{Path: wf.Path, Reason: reason, Detail: detail}
+		return p
+	}
+	res, err := syntax.Extract(wf.Path, text)
+	if err != nil {
+		// A parse failure leaves the file searchable as text.
+		res = syntax.Result{Lang: "text"}
+	}
+	if res.Lang == "" {
+		res.Lang = "text"
+	}
+	p.file.Lang = res.Lang
+	p.file.Defs = res.Defs
+	p.file.Refs = res.Refs
+	p.file.Imports = res.Imports
+
+	clear(counts)
+	add := func(f Field) func(string) {
+		return func(t string) {
+			i, ok := counts[t]
+			if !ok {
+				i = len(p.terms)
+				counts[t] = i
+				p.terms = append(p.terms, t)
+				p.tfs = append(p.tfs, tf3{})
+			}
+			if p.tfs[i][f] < math.MaxUint16 {
+				p.tfs[i][f]++
+			}
+			p.file.Len[f]++
+		}
+	}
+	addPath, addSym, addContent := add(FieldPath), add(FieldSymbols), add(FieldContent)
+	pathTerms(wf.Path, addPath)
+	for _, d := range res.Defs {
+		tokenize.Identifier(d.Name, addSym)
+		if d.Parent != "" {
+			if t := strings.ToLower(d.Parent + "." + d.Name); len(t) <= tokenize.MaxLen {
+				addSym(t)
+			}
+		}
+	}
+	tokenize.Terms(string(text), addContent)
+	return p
+}
+
+// pathTerms reports the terms of a repository path: each directory name and
+// the file's stem (its name without the last extension), split as identifiers.
+func pathTerms(path string, fn func(string)) {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if i == len(segs)-1 {
+			if dot := strings.LastIndexByte(s, '.'); dot > 0 {
+				s = s[:dot]
+			}
+		}
+		tokenize.Identifier(s, fn)
+	}
+}
+
+// record is one file of an index under construction.
+type record struct {
+	file  File
+	inode uint64
+	terms []int32 // builder term ids, distinct
+	tfs   []tf3
+}
+
+// builder interns terms and tag strings while an index is assembled.
+type builder struct {
+	termID map[string]int32
+	terms  []string
+	strs   map[string]string
+	recs   []record
+	skips  []contentSkip
+}
+
+func newBuilder(files int) *builder {
+	return &builder{
+		termID: make(map[string]int32, 1<<16),
+		strs:   map[string]string{},
+		recs:   make([]record, 0, files),
+	}
+}
+
+func (b *builder) term(t string) int32 {
+	if id, ok := b.termID[t]; ok {
+		return id
+	}
+	t = strings.Clone(t)
+	id := int32(len(b.terms))
+	b.termID[t] = id
+	b.terms = append(b.terms, t)
+	return id
+}
+
+// str interns a tag string so that files share one copy and the parsed text
+// can be freed.
+func (b *builder) str(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := b.strs[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	b.strs[s] = s
+	return s
+}
+
+func (b *builder) tags(ts []syntax.Tag) []syntax.Tag {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]syntax.Tag, len(ts))
+	for i, t := range ts {
+		out[i] = syntax.Tag{Name: b.str(t.Name), Parent: b.str(t.Parent), Kind: b.str(t.Kind), Line: t.Line}
+	}
+	return out
+}
+
+// addParsed adds a freshly parsed file.
+func (b *builder) addParsed(p *parsed) {
+	f := p.file
+	f.Path = strings.Clone(f.Path)
+	f.Lang = b.str(f.Lang)
+	f.Defs = b.tags(f.Defs)
+	f.Refs = b.tags(f.Refs)
+	if len(f.Imports) > 0 {
+		imps := make([]string, len(f.Imports))
+		for i, s := range f.Imports {
+			imps[i] = b.str(s)
+		}
+		f.Imports = imps
+	}
+	r := record{file: f, inode: p.inode, terms: make([]int32, len(p.terms)), tfs: p.tfs}
+	for i, t := range p.terms {
+		r.terms[i] = b.term(t)
+	}
+	b.recs = append(b.recs, r)
+}
+
+// addReused adds file id of old unchanged; remap caches old term id -> builder
+// term id (-1 when not yet seen).
+func (b *builder) addReused(old *Index, id ID, remap []int32) {
+	lo, hi := old.fwdOff[id], old.fwdOff[id+1]
+	r := record{file: old.files[id], inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: old.fwdTF[lo:hi]}
+	for i, t := range old.fwdTerm[lo:hi] {
+		if remap[t] < 0 {
+			remap[t] = b.term(old.terms[t])
+		}
+		r.terms[i] = remap[t]
+	}
+	b.recs = append(b.recs, r)
+}
+
+// finish sorts the term table, lays out the forward index, derives postings
+// and norms and resolves the import graph.
+func (b *builder) finish(root string) *Index {
+	order := make([]int32, len(b.terms))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.terms[x], b.terms[y]) })
+	newID := make([]int32, len(b.terms))
+	terms := make([]string, len(b.terms))
+	for pos, old := range order {
+		newID[old] = int32(pos)
+		terms[pos] = b.terms[old]
+	}
+
+	ix := &Index{root: root, terms: terms, contentSkips: b.skips}
+	ix.files = make([]File, len(b.recs))
+	ix.inodes = make([]uint64, len(b.recs))
+	total := 0
+	for _, r := range b.recs {
+		total += len(r.terms)
+	}
+	ix.fwdOff = make([]int32, len(b.recs)+1)
+	ix.fwdTerm = make([]int32, 0, total)
+	ix.fwdTF = make([]tf3, 0, total)
+	for d, r := range b.recs {
+		ix.files[d] = r.file
+		ix.inodes[d] = r.inode
+		start := len(ix.fwdTerm)
+		for i, t := range r.terms {
+			ix.fwdTerm = append(ix.fwdTerm, newID[t])
+			ix.fwdTF = append(ix.fwdTF, r.tfs[i])
+		}
+		sort.Sort(byTerm{ix.fwdTerm[start:], ix.fwdTF[start:]})
+		ix.fwdOff[d+1] = int32(len(ix.fwdTerm))
+	}
+	ix.buildPostings(len(ix.terms))
+	ix.deriveFiles()
+	ix.resolveGraph()
+	return ix
+}
+
+type byTerm struct {
+	t  []int32
+	tf []tf3
+}
+
+func (s byTerm) Len() int           { return len(s.t) }
+func (s byTerm) Less(i, j int) bool { return s.t[i] < s.t[j] }
+func (s byTerm) Swap(i, j int) {
+	s.t[i], s.t[j] = s.t[j], s.t[i]
+	s.tf[i], s.tf[j] = s.tf[j], s.tf[i]
+}
+
+// buildPostings inverts the forward index by a counting sort on term ids;
+// T is the number of terms.
+func (ix *Index) buildPostings(T int) {
+	n := len(ix.fwdOff) - 1
+	off := make([]int32, T+1)
+	for _, t := range ix.fwdTerm {
+		off[t+1]++
+	}
+	for t := 0; t < T; t++ {
+		off[t+1] += off[t]
+	}
+	pos := make([]int32, T)
+	copy(pos, off[:T])
+	ix.postOff = off
+	ix.postDoc = make([]int32, len(ix.fwdTerm))
+	ix.postTF = make([]tf3, len(ix.fwdTerm))
+	for d := 0; d < n; d++ {
+		for i := ix.fwdOff[d]; i < ix.fwdOff[d+1]; i++ {
+			t := ix.fwdTerm[i]
+			p := pos[t]
+			pos[t]++
+			ix.postDoc[p] = int32(d)
+			ix.postTF[p] = ix.fwdTF[i]
+		}
+	}
+}
+
+// deriveFiles computes the path map and the length norms.
+func (ix *Index) deriveFiles() {
+	n := len(ix.files)
+	ix.byPath = make(map[string]ID, n)
+	for i := range ix.files {
+		ix.byPath[ix.files[i].Path] = ID(i)
+	}
+
+	// Length norms with the field weights folded in.
+	var avg [NumFields]float64
+	for i := range ix.files {
+		for f := range NumFields {
+			avg[f] += float64(ix.files[i].Len[f])
+		}
+	}
+	for f := range NumFields {
+		avg[f] /= float64(max(n, 1))
+		if avg[f] == 0 {
+			avg[f] = 1
+		}
+	}
+	ix.norm = make([][NumFields]float32, n)
+	for i := range ix.files {
+		for f := range NumFields {
+			b := fieldB[f]
+			ix.norm[i][f] = float32(fieldWeight[f] / (1 - b + b*float64(ix.files[i].Len[f])/avg[f]))
+		}
+	}
+}

@@ -1,0 +1,604 @@
+package index
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Import resolution works on two tables built on first use from the paths
+// alone:
+//
+//   - modKeys: every suffix of every file's extension-less path
+//     ("django/db/models/query", "db/models/query", "models/query", "query");
+//     a package file (__init__.py, index.js, mod.rs) also stands for its
+//     directory.
+//   - dirs: every suffix of every directory -> the files directly in it.
+//
+// Each language family turns an import into candidate paths and picks the
+// best: relative imports are exact, absolute ones match by suffix, preferring
+// a match rooted where the language would look (a Python module whose top
+// package sits in a directory that is not itself a package) and then the
+// shortest path.
+
+// pkgStems are file stems that stand for their directory.
+var pkgStems = map[string]bool{"__init__": true, "index": true, "mod": true}
+
+func (ix *Index) buildModules() {
+	ix.modOnce.Do(func() {
+		ix.modKeys = make(map[string][]ID, len(ix.files)*4)
+		ix.dirs = make(map[string][]ID, len(ix.files)/4)
+		for i := range ix.files {
+			id := ID(i)
+			p := ix.files[i].Path
+			stem := stripExt(p)
+			addSuffixes(ix.modKeys, stem, id)
+			if pkgStems[path.Base(stem)] {
+				if d := path.Dir(stem); d != "." {
+					addSuffixes(ix.modKeys, d, id)
+				}
+			}
+			if d := path.Dir(p); d != "." {
+				addSuffixes(ix.dirs, d, id)
+			} else {
+				ix.dirs[""] = append(ix.dirs[""], id)
+			}
+		}
+	})
+}
+
+// addSuffixes adds id under s and under every suffix of s that starts after a
+// slash.
+func addSuffixes(m map[string][]ID, s string, id ID) {
+	for {
+		m[s] = append(m[s], id)
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			return
+		}
+		s = s[i+1:]
+	}
+}
+
+// stripExt removes the last extension of a path's final segment.
+func stripExt(p string) string {
+	base := path.Base(p)
+	if dot := strings.LastIndexByte(base, '.'); dot > 0 {
+		return p[:len(p)-len(base)+dot]
+	}
+	return p
+}
+
+func ext(p string) string {
+	base := path.Base(p)
+	if dot := strings.LastIndexByte(base, '.'); dot > 0 {
+		return base[dot:]
+	}
+	return ""
+}
+
+var (
+	pyExts   = []string{".py", ".pyi"}
+	jsExts   = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".vue", ".svelte"}
+	javaExts = []string{".java", ".kt", ".scala", ".groovy"}
+)
+
+// ResolveImport maps an import of file from (as syntax reports it) to the
+// indexed files it names.
+func (ix *Index) ResolveImport(from ID, imp string) []ID {
+	f := ix.File(from)
+	if f == nil || imp == "" {
+		return nil
+	}
+	ix.buildModules()
+	switch f.Lang {
+	case "python":
+		return ix.resolvePython(f.Path, imp)
+	case "javascript", "typescript", "tsx":
+		return ix.resolveJS(f.Path, imp)
+	case "go":
+		return ix.resolveGo(imp)
+	case "java":
+		return ix.resolveDotted(imp, javaExts, true)
+	case "csharp":
+		if ids := ix.dirFiles(strings.ReplaceAll(imp, ".", "/"), []string{".cs"}); len(ids) > 0 {
+			return ids
+		}
+		return ix.resolveDotted(imp, []string{".cs"}, false)
+	case "rust":
+		return ix.resolveRust(f.Path, imp)
+	case "c", "cpp":
+		return ix.resolveInclude(f.Path, imp)
+	default:
+		return ix.resolveGeneric(f.Path, imp)
+	}
+}
+
+// pyModuleAt returns the module file for an extension-less relative path.
+func (ix *Index) pyModuleAt(p string) (ID, bool) {
+	for _, e := range pyExts {
+		if id, ok := ix.byPath[p+e]; ok {
+			return id, true
+		}
+	}
+	for _, e := range pyExts {
+		if id, ok := ix.byPath[path.Join(p, "__init__"+e)]; ok {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+func (ix *Index) resolvePython(from, imp string) []ID {
+	if strings.HasPrefix(imp, ".") {
+		dots := len(imp) - len(strings.TrimLeft(imp, "."))
+		rest := strings.ReplaceAll(imp[dots:], ".", "/")
+		dir := path.Dir(from)
+		for i := 1; i < dots; i++ {
+			dir = path.Dir(dir)
+		}
+		if id, ok := ix.pyModuleAt(path.Join(dir, rest)); ok {
+			return []ID{id}
+		}
+		if rest != "" {
+			// "from .a import name": name lives in a.py or a/__init__.py.
+			if id, ok := ix.pyModuleAt(path.Join(dir, path.Dir(rest))); ok {
+				return []ID{id}
+			}
+		}
+		return nil
+	}
+	segs := strings.Split(imp, ".")
+	for drop := 0; drop <= 1 && drop < len(segs); drop++ {
+		key := strings.Join(segs[:len(segs)-drop], "/")
+		if best, ok := ix.bestPython(key); ok {
+			return []ID{best}
+		}
+	}
+	return nil
+}
+
+// bestPython picks the module file for an absolute module key: its path is
+// prefix/key.py or prefix/key/__init__.py where prefix is not itself a package
+// (Python looks up absolute imports from path roots), shortest path first.
+func (ix *Index) bestPython(key string) (ID, bool) {
+	best, found := ID(-1), false
+	for _, id := range ix.modKeys[key] {
+		p := ix.files[id].Path
+		e := ext(p)
+		if !slices.Contains(pyExts, e) {
+			continue
+		}
+		var prefix string
+		switch {
+		case p == key+e:
+		case strings.HasSuffix(p, "/"+key+e):
+			prefix = strings.TrimSuffix(p, "/"+key+e)
+		case p == key+"/__init__"+e:
+		case strings.HasSuffix(p, "/"+key+"/__init__"+e):
+			prefix = strings.TrimSuffix(p, "/"+key+"/__init__"+e)
+		default:
+			continue
+		}
+		if prefix != "" && ix.isPyPackage(prefix) {
+			continue
+		}
+		if !found || len(p) < len(ix.files[best].Path) {
+			best, found = id, true
+		}
+	}
+	return best, found
+}
+
+// isPyPackage reports whether dir holds an __init__.py.
+func (ix *Index) isPyPackage(dir string) bool {
+	for _, e := range pyExts {
+		if _, ok := ix.byPath[dir+"/__init__"+e]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) resolveJS(from, imp string) []ID {
+	try := func(base string) []ID {
+		if id, ok := ix.byPath[base]; ok && ext(base) != "" {
+			return []ID{id}
+		}
+		for _, e := range jsExts {
+			if id, ok := ix.byPath[base+e]; ok {
+				return []ID{id}
+			}
+		}
+		for _, e := range jsExts {
+			if id, ok := ix.byPath[path.Join(base, "index"+e)]; ok {
+				return []ID{id}
+			}
+		}
+		return nil
+	}
+	if imp == "." || imp == ".." || strings.HasPrefix(imp, "./") || strings.HasPrefix(imp, "../") {
+		return try(path.Join(path.Dir(from), imp))
+	}
+	if strings.HasPrefix(imp, "/") {
+		return try(strings.TrimPrefix(imp, "/"))
+	}
+	// Path aliases ("@/auth", "~/auth", "src/auth") match by suffix; bare
+	// package names ("react", "@scope/pkg") are outside the repository.
+	alias := false
+	for _, p := range []string{"@/", "~/"} {
+		if strings.HasPrefix(imp, p) {
+			imp, alias = imp[len(p):], true
+		}
+	}
+	if !alias && (!strings.Contains(imp, "/") || strings.HasPrefix(imp, "@")) {
+		return nil
+	}
+	if ids := try(imp); ids != nil {
+		return ids
+	}
+	return ix.bestBySuffix(stripExt(imp), jsExts)
+}
+
+// bestBySuffix returns the shortest-path file whose extension-less path is key
+// or ends in /key, with one of exts.
+func (ix *Index) bestBySuffix(key string, exts []string) []ID {
+	best := ID(-1)
+	for _, id := range ix.modKeys[key] {
+		p := ix.files[id].Path
+		if !slices.Contains(exts, ext(p)) {
+			continue
+		}
+		if best < 0 || len(p) < len(ix.files[best].Path) {
+			best = id
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return []ID{best}
+}
+
+// dirFiles returns the files with one of exts directly in the directory
+// whose path is dir or ends in /dir, choosing the shortest such directory.
+func (ix *Index) dirFiles(dir string, exts []string) []ID {
+	var out []ID
+	bestDir := ""
+	for _, id := range ix.dirs[dir] {
+		p := ix.files[id].Path
+		if !slices.Contains(exts, ext(p)) || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		d := path.Dir(p)
+		switch {
+		case bestDir == "" || len(d) < len(bestDir):
+			bestDir, out = d, []ID{id}
+		case d == bestDir:
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (ix *Index) resolveGo(imp string) []ID {
+	goExt := []string{".go"}
+	if first, _, _ := strings.Cut(imp, "/"); !strings.Contains(first, ".") {
+		// Standard library or a module without a host: only an exact directory.
+		if ids := ix.dirFiles(imp, goExt); len(ids) > 0 && path.Dir(ix.files[ids[0]].Path) == imp {
+			return ids
+		}
+		return nil
+	}
+	// A directory ending in the whole import path (vendored or staged
+	// modules), else the longest suffix of the import path that is a
+	// directory of the repository (the module root is the repository root).
+	if ids := ix.dirFiles(imp, goExt); len(ids) > 0 {
+		return ids
+	}
+	for s := imp; ; {
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			return nil
+		}
+		s = s[i+1:]
+		if ids := ix.dirFiles(s, goExt); len(ids) > 0 && path.Dir(ix.files[ids[0]].Path) == s {
+			return ids
+		}
+	}
+}
+
+// resolveDotted resolves com.foo.Bar by path suffix com/foo/Bar.<ext>;
+// com.foo.* names every file of the package directory; a trailing member
+// (static import) is dropped once.
+func (ix *Index) resolveDotted(imp string, exts []string, wildcard bool) []ID {
+	imp = strings.TrimPrefix(imp, "static ")
+	if wildcard && strings.HasSuffix(imp, ".*") {
+		return ix.dirFiles(strings.ReplaceAll(strings.TrimSuffix(imp, ".*"), ".", "/"), exts)
+	}
+	segs := strings.Split(imp, ".")
+	for drop := 0; drop <= 1 && drop < len(segs); drop++ {
+		if ids := ix.bestBySuffix(strings.Join(segs[:len(segs)-drop], "/"), exts); ids != nil {
+			return ids
+		}
+	}
+	return nil
+}
+
+func (ix *Index) resolveRust(from, imp string) []ID {
+	rs := []string{".rs"}
+	segs := strings.Split(imp, "::")
+	// The directory holding the current module's children.
+	self := path.Dir(from)
+	if stem := path.Base(stripExt(from)); stem != "mod" && stem != "lib" && stem != "main" {
+		self = stripExt(from)
+	}
+	var base string
+	switch segs[0] {
+	case "crate":
+		base = path.Dir(from)
+		for base != "." {
+			if _, ok := ix.byPath[base+"/lib.rs"]; ok {
+				break
+			}
+			if _, ok := ix.byPath[base+"/main.rs"]; ok {
+				break
+			}
+			base = path.Dir(base)
+		}
+		segs = segs[1:]
+	case "self":
+		base, segs = self, segs[1:]
+	case "super":
+		base = self
+		for len(segs) > 0 && segs[0] == "super" {
+			base, segs = path.Dir(base), segs[1:]
+		}
+	case "std", "core", "alloc":
+		return nil
+	default:
+		base = self
+	}
+	for n := len(segs); n >= 1; n-- {
+		p := path.Join(append([]string{base}, segs[:n]...)...)
+		if id, ok := ix.byPath[p+".rs"]; ok {
+			return []ID{id}
+		}
+		if id, ok := ix.byPath[p+"/mod.rs"]; ok {
+			return []ID{id}
+		}
+	}
+	if len(segs) == 0 {
+		for _, name := range []string{"/lib.rs", "/main.rs", "/mod.rs"} {
+			if id, ok := ix.byPath[base+name]; ok {
+				return []ID{id}
+			}
+		}
+		return nil
+	}
+	// An external crate of the workspace or a path from the crate root.
+	for n := len(segs); n >= 2; n-- {
+		if ids := ix.bestBySuffix(strings.Join(segs[:n], "/"), rs); ids != nil {
+			return ids
+		}
+	}
+	return nil
+}
+
+func (ix *Index) resolveInclude(from, imp string) []ID {
+	imp = strings.Trim(imp, "<>\"")
+	if id, ok := ix.byPath[path.Join(path.Dir(from), imp)]; ok {
+		return []ID{id}
+	}
+	if id, ok := ix.byPath[path.Clean(imp)]; ok {
+		return []ID{id}
+	}
+	best := ID(-1)
+	for _, id := range ix.modKeys[stripExt(imp)] {
+		p := ix.files[id].Path
+		if p != imp && !strings.HasSuffix(p, "/"+imp) {
+			continue
+		}
+		if best < 0 || len(p) < len(ix.files[best].Path) {
+			best = id
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return []ID{best}
+}
+
+// resolveGeneric handles Ruby, PHP and other languages: relative to the
+// importing file first, then by path suffix among files of the same
+// extension.
+func (ix *Index) resolveGeneric(from, imp string) []ID {
+	e := ext(from)
+	if e == "" {
+		return nil
+	}
+	norm := strings.NewReplacer("::", "/", "\\", "/").Replace(strings.TrimPrefix(imp, "\\"))
+	if strings.HasPrefix(norm, ".") {
+		if id, ok := ix.byPath[path.Join(path.Dir(from), stripExt(norm))+e]; ok {
+			return []ID{id}
+		}
+		return nil
+	}
+	if !strings.Contains(norm, "/") {
+		norm = strings.ReplaceAll(norm, ".", "/")
+	}
+	return ix.bestBySuffix(stripExt(norm), []string{e})
+}
+
+// resolveGraph resolves every file's imports into the import graph.
+func (ix *Index) resolveGraph() {
+	ix.imports = make([][]ID, len(ix.files))
+	for i := range ix.files {
+		var out []ID
+		for _, imp := range ix.files[i].Imports {
+			for _, id := range ix.ResolveImport(ID(i), imp) {
+				if id != ID(i) && !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+		}
+		slices.Sort(out)
+		ix.imports[i] = out
+	}
+	ix.invertGraph()
+}
+
+func (ix *Index) invertGraph() {
+	ix.importedBy = make([][]ID, len(ix.files))
+	for i, imps := range ix.imports {
+		for _, id := range imps {
+			ix.importedBy[id] = append(ix.importedBy[id], ID(i))
+		}
+	}
+}
+
+// ResolveModule maps a dotted or slashed module path ("django.db.models.query",
+// "src/auth/tokens") to indexed files, by path suffix, best first: a file
+// whose whole path is the module, then shorter paths. A trailing name that is
+// not a module ("django.db.models.QuerySet") is dropped once.
+func (ix *Index) ResolveModule(mod string) []ID {
+	mod = strings.TrimSpace(mod)
+	if mod == "" {
+		return nil
+	}
+	if id, ok := ix.byPath[strings.TrimPrefix(mod, "./")]; ok {
+		return []ID{id}
+	}
+	ix.buildModules()
+	key := strings.NewReplacer("::", "/", "\\", "/").Replace(strings.Trim(mod, "./"))
+	if !strings.Contains(key, "/") {
+		key = strings.ReplaceAll(key, ".", "/")
+	} else {
+		key = stripExt(key)
+	}
+	for drop := 0; drop <= 1; drop++ {
+		if ids := ix.modKeys[key]; len(ids) > 0 {
+			out := slices.Clone(ids)
+			rank := func(id ID) int {
+				p := stripExt(ix.files[id].Path)
+				if p == key || p == key+"/__init__" || p == key+"/index" || p == key+"/mod" {
+					return 0
+				}
+				return 1
+			}
+			slices.SortStableFunc(out, func(a, b ID) int {
+				if ra, rb := rank(a), rank(b); ra != rb {
+					return ra - rb
+				}
+				return len(ix.files[a].Path) - len(ix.files[b].Path)
+			})
+			return out
+		}
+		i := strings.LastIndexByte(key, '/')
+		if i < 0 {
+			return nil
+		}
+		key = key[:i]
+	}
+	return nil
+}
+
+// buildSymbols fills the definition and reference tables.
+func (ix *Index) buildSymbols() {
+	ix.symOnce.Do(func() {
+		ix.defs = map[string][]ID{}
+		ix.refs = map[string][]ID{}
+		add := func(m map[string][]ID, k string, id ID) {
+			ids := m[k]
+			if n := len(ids); n > 0 && ids[n-1] == id {
+				return
+			}
+			m[k] = append(ids, id)
+		}
+		for i := range ix.files {
+			id := ID(i)
+			for _, t := range ix.files[i].Defs {
+				add(ix.defs, t.Name, id)
+				if t.Parent != "" {
+					add(ix.defs, t.Parent+"."+t.Name, id)
+				}
+			}
+			for _, t := range ix.files[i].Refs {
+				add(ix.refs, t.Name, id)
+			}
+		}
+	})
+}
+
+// defines reports whether file id defines name (Name, or Parent.Name when
+// name is dotted).
+func (ix *Index) defines(id ID, name string) bool {
+	parent, leaf, dotted := strings.Cut(name, ".")
+	for _, t := range ix.files[id].Defs {
+		if dotted {
+			if t.Name == leaf && t.Parent == parent {
+				return true
+			}
+		} else if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Defining returns the files that define a symbol named name: an exact match
+// of the name or of Parent.Name ("QuerySet.filter"). A longer dotted name
+// ("django.db.models.QuerySet") is split into a module and a name: when the
+// module resolves to files that define the name (or import a file that does,
+// one re-export hop), those files win; else the last two parts, then the last
+// part, are looked up.
+func (ix *Index) Defining(name string) []ID {
+	ix.buildSymbols()
+	if ids := ix.defs[name]; len(ids) > 0 {
+		return slices.Clone(ids)
+	}
+	parts := strings.Split(name, ".")
+	if len(parts) < 2 {
+		return nil
+	}
+	for i := len(parts) - 1; i >= 1 && len(parts)-i <= 2; i-- {
+		rest := strings.Join(parts[i:], ".")
+		var out []ID
+		for _, m := range ix.ResolveModule(strings.Join(parts[:i], ".")) {
+			if ix.defines(m, rest) {
+				out = append(out, m)
+			}
+		}
+		if len(out) == 0 {
+			for _, m := range ix.ResolveModule(strings.Join(parts[:i], ".")) {
+				for _, m2 := range ix.Imports(m) {
+					if ix.defines(m2, rest) && !slices.Contains(out, m2) {
+						out = append(out, m2)
+					}
+				}
+			}
+		}
+		if len(out) > 0 {
+			slices.Sort(out)
+			return out
+		}
+	}
+	if len(parts) > 2 {
+		if ids := ix.defs[strings.Join(parts[len(parts)-2:], ".")]; len(ids) > 0 {
+			return slices.Clone(ids)
+		}
+	}
+	return slices.Clone(ix.defs[parts[len(parts)-1]])
+}
+
+// Referencing returns the files that reference name (calls, types, imports);
+// for a dotted name, its last part.
+func (ix *Index) Referencing(name string) []ID {
+	ix.buildSymbols()
+	if ids := ix.refs[name]; len(ids) > 0 {
+		return slices.Clone(ids)
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return slices.Clone(ix.refs[name[i+1:]])
+	}
+	return nil
+}
