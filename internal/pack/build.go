@@ -1,0 +1,227 @@
+package pack
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/loop"
+)
+
+// Pack limits.
+const (
+	// wholeFileTokens is the largest file shown whole: below it, reading the
+	// whole file costs little more than excerpts and loses nothing.
+	wholeFileTokens = 1500
+	// partsShare caps what one file may take of the budget left, unless it is
+	// the last: the next files still get room.
+	partsShare = 0.5
+	// maxTaskBytes bounds the task quoted in the header: longer tasks are logs.
+	maxTaskBytes = 2000
+	// footerCap bounds the list of files left out.
+	footerCap = 400
+)
+
+// Build writes a Markdown context pack for task: files best first (by
+// relevance; ties keep their order), each with its relevance, reason, missing
+// context and either the whole file or its excerpts for terms, numbered,
+// within budget tokens (budget <= 0: no limit). defsOf gives a file's
+// definitions (nil: none). A file is shown with some of its lines or not at
+// all; files that do not fit are named at the end (a later, smaller file may
+// still fit after a larger one was left out);
+// unreadable ones (binary, deleted) are named too. A path leaving root is an
+// error.
+func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, budget int) (string, error) {
+	limit := limitBytes(budget)
+	order := append([]loop.Evaluation(nil), files...)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].Relevance > order[j].Relevance })
+
+	var b strings.Builder
+	taskCap := maxTaskBytes
+	if limit >= 0 {
+		taskCap = min(taskCap, limit/4)
+	}
+	header := "# Context for the task\n\n" + quote(task, taskCap) + "\n\n"
+	if !fits(0, len(header), limit) {
+		return cut(header, limit), nil
+	}
+	b.WriteString(header)
+
+	footerLimit := footerCap
+	if limit >= 0 {
+		footerLimit = min(footerCap, limit/8)
+	}
+	var omitted, skipped []string
+	for i, e := range order {
+		used := b.Len()
+		avail := -1
+		if limit >= 0 {
+			reserve := 0
+			if i < len(order)-1 || len(omitted) > 0 || len(skipped) > 0 {
+				reserve = footerLimit
+			}
+			avail = max(0, limit-used-reserve)
+		}
+		sec := sectionHead(e)
+		if !fits(0, len(sec), avail) {
+			omitted = append(omitted, e.Path)
+			continue
+		}
+		data, err := readFile(root, e.Path)
+		if errors.Is(err, ErrOutsideRoot) {
+			return "", err
+		}
+		if err != nil {
+			skipped = append(skipped, e.Path)
+			continue
+		}
+		var defs []syntax.Tag
+		if defsOf != nil {
+			defs = defsOf(e.Path)
+		}
+		share := avail
+		if avail >= 0 && i < len(order)-1 {
+			share = max(len(sec), int(float64(avail)*partsShare))
+		}
+		text := body(newFile(e.Path, data, terms, defs), share-len(sec), avail < 0)
+		if text == "" {
+			omitted = append(omitted, e.Path)
+			continue
+		}
+		b.WriteString(sec)
+		b.WriteString(text)
+	}
+	footerRoom := footerLimit
+	if limit >= 0 {
+		footerRoom = min(footerLimit, limit-b.Len())
+	}
+	b.WriteString(footer(omitted, skipped, footerRoom))
+	return cut(b.String(), limit), nil
+}
+
+// quote prints the task as a Markdown quote of at most limit bytes.
+func quote(task string, limit int) string {
+	task = strings.TrimSpace(task)
+	if len(task) > limit {
+		task = cut(task, max(0, limit-len(" …"))) + " …"
+	}
+	lines := strings.Split(task, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sectionHead prints a file's heading, reason and missing context.
+func sectionHead(e loop.Evaluation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s (relevance %.2f)\n\n", e.Path, e.Relevance)
+	if r := strings.TrimSpace(e.Reason); r != "" {
+		b.WriteString(r + "\n\n")
+	}
+	if len(e.MissingContext) > 0 {
+		b.WriteString("Missing context: " + strings.Join(e.MissingContext, "; ") + "\n\n")
+	}
+	return b.String()
+}
+
+// body prints the whole file or its excerpts in a fenced block within limit
+// bytes; unlimited ignores limit. It returns "" when nothing fits.
+func body(f *file, limit int, unlimited bool) string {
+	if unlimited {
+		limit = -1
+	}
+	if len(f.lines) == 0 {
+		note := "_empty file_\n\n"
+		if fits(0, len(note), limit) {
+			return note
+		}
+		return ""
+	}
+	lang := Language(f.path)
+	fence := fenceFor(f.lines)
+	block := func(note, text string) string {
+		return note + fence + lang + "\n" + text + fence + "\n\n"
+	}
+	whole := f.whole()
+	if Tokens(whole) <= wholeFileTokens {
+		s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole)
+		if fits(0, len(s), limit) {
+			return s
+		}
+	}
+	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
+	overhead := len(block(note, ""))
+	if !fits(0, overhead, limit) {
+		return ""
+	}
+	room := -1
+	if limit >= 0 {
+		room = limit - overhead
+	}
+	ex := f.excerpt(f.pieces(true), room)
+	if ex == "" {
+		return ""
+	}
+	return block(note, ex)
+}
+
+// fenceFor returns a backtick fence longer than any run of backticks in lines.
+func fenceFor(lines []string) string {
+	longest := 0
+	for _, l := range lines {
+		run := 0
+		for i := 0; i < len(l); i++ {
+			if l[i] == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// footer names the files left out, within limit bytes: as many names as fit,
+// then a count.
+func footer(omitted, skipped []string, limit int) string {
+	var b strings.Builder
+	for _, l := range []struct {
+		label string
+		paths []string
+	}{{"omitted for budget", omitted}, {"unreadable", skipped}} {
+		if len(l.paths) == 0 {
+			continue
+		}
+		line := listLine(l.label, l.paths, limit-b.Len())
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// listLine prints "label: a, b, and N more\n" within limit bytes, or "".
+func listLine(label string, paths []string, limit int) string {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.ToSlash(p)
+	}
+	full := label + ": " + strings.Join(names, ", ") + "\n"
+	if len(full) <= limit {
+		return full
+	}
+	for k := len(names) - 1; k >= 1; k-- {
+		s := fmt.Sprintf("%s: %s and %d more\n", label, strings.Join(names[:k], ", "), len(names)-k)
+		if len(s) <= limit {
+			return s
+		}
+	}
+	s := fmt.Sprintf("%s: %d files\n", label, len(names))
+	if len(s) <= limit {
+		return s
+	}
+	return ""
+}

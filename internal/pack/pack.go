@@ -1,0 +1,593 @@
+// Package pack turns retrieved files into text a model can read within a token
+// budget: a compact View of one file for a judge, and a Markdown context pack
+// (Build) for the subagent that will do the task.
+//
+// # Token estimate
+//
+// Tokens estimates a text's size as ceil(bytes/4): byte-pair tokenizers of
+// current code models average three to four bytes of source code per token, so
+// four is the usual rule of thumb and errs towards over-filling by little on
+// dense code and under-filling on prose. Every budget in this package is
+// counted with Tokens, and the outputs never exceed it: internally a budget of
+// N tokens is a hard limit of 4N bytes.
+//
+// # Excerpts
+//
+// A file too large to show whole is shown as excerpts. A line matches when one
+// of the query terms is among its index terms (package tokenize): the match is
+// case-insensitive, works on identifier parts and folds plain plurals, so
+// "token" matches refreshToken, refresh_token and tokens, and
+// "session_manager" matches SessionManager. Each matching line makes pieces of value:
+//
+//   - the line itself, worth matchValue per distinct term it holds (plus
+//     defLineBonus when a definition starts on it);
+//   - the line of context before and after it, worth contextFactor of that;
+//   - in a pack, the first line of the definition that encloses it (and of
+//     that definition's parent), worth enclosingDefValue.
+//
+// When nothing matches, the head of the file and, in a pack, the first line of
+// every definition (an outline) stand in. Pieces are taken greedily by value,
+// best first, as long as they fit; the chosen lines are then printed in file
+// order with their line numbers, runs merged into ranges and "…" between
+// ranges. Cutting to the budget therefore drops the lowest-value ranges first.
+//
+// # Formats
+//
+// View:
+//
+//	src/auth/tokens.py (python, 120 lines)
+//	matches: token 9, expiry 2; absent: jwt
+//	defs: class TokenStore:4, method TokenStore.refresh:12, +3 more
+//	11 | ...
+//	12 |     def refresh(self):
+//	…
+//
+// Build writes a Markdown pack: the task, then per file, best first, a
+// "## path (relevance 0.91)" heading, the reason, the missing context, and a
+// fenced block with line numbers holding the whole file (when it is small and
+// fits) or its excerpts; at the end it names the files left out for the
+// budget.
+//
+// The functions read files under a root and refuse paths that leave it
+// (absolute paths, "..", symlinks pointing outside) with ErrOutsideRoot. They
+// are safe for concurrent use.
+package pack
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/internal/tokenize"
+)
+
+// BytesPerToken is the divisor of the token estimate: BPE tokenizers average
+// three to four bytes of code per token.
+const BytesPerToken = 4
+
+// Selection weights and limits.
+const (
+	// matchValue is the worth of a line per distinct query term it holds: more
+	// of the task's words on a line, more likely the line the task is about.
+	matchValue = 1.0
+	// defLineBonus favours a matching line that starts a definition: it names
+	// the thing the task is about.
+	defLineBonus = 0.5
+	// contextFactor scales a matching line's value for its neighbours: they
+	// help read the line but matter less than any match.
+	contextFactor = 0.25
+	// enclosingDefValue is the worth of the first line of the definition that
+	// encloses a match: it says where the match lives.
+	enclosingDefValue = 0.6
+	// outlineDefValue is the worth of a definition line when nothing matched:
+	// an outline is the next best view of a file.
+	outlineDefValue = 0.3
+	// headValue is the worth of the head of a file when nothing matched: the
+	// imports and the module docstring.
+	headValue = 0.2
+	// headLines is the length of that head.
+	headLines = 15
+	// contextLines is the context kept around a match.
+	contextLines = 1
+	// maxLineBytes cuts longer lines in excerpts: minified code and data say
+	// nothing more after that.
+	maxLineBytes = 240
+	// maxFileBytes is the largest file read: larger ones are data, not code.
+	maxFileBytes = 8 << 20
+	// binarySniff is how much of a file is searched for a NUL byte.
+	binarySniff = 8000
+)
+
+// Errors of View and Build; returned errors wrap them.
+var (
+	ErrOutsideRoot = errors.New("pack: path outside the root")
+	ErrBinary      = errors.New("pack: binary file")
+)
+
+// Tokens estimates the number of tokens of s: ceil(len(s)/BytesPerToken).
+func Tokens(s string) int {
+	return (len(s) + BytesPerToken - 1) / BytesPerToken
+}
+
+// limitBytes converts a token budget to a byte limit; -1 means no limit.
+func limitBytes(budget int) int {
+	if budget <= 0 {
+		return -1
+	}
+	return budget * BytesPerToken
+}
+
+// fits reports whether n more bytes fit when used bytes are taken of limit.
+func fits(used, n, limit int) bool {
+	return limit < 0 || used+n <= limit
+}
+
+// readFile reads root/path, refusing paths that leave root and binary files.
+func readFile(root, path string) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("pack: empty path")
+	}
+	if filepath.IsAbs(path) || strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\`) || filepath.VolumeName(path) != "" {
+		return nil, fmt.Errorf("%w: %s", ErrOutsideRoot, path)
+	}
+	clean := filepath.Clean(filepath.FromSlash(path))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%w: %s", ErrOutsideRoot, path)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("pack: root: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(realRoot, clean))
+	if err != nil {
+		return nil, fmt.Errorf("pack: %s: %w", path, err)
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%w: %s", ErrOutsideRoot, path)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("pack: %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("pack: %s: not a regular file", path)
+	}
+	if fi.Size() > maxFileBytes {
+		return nil, fmt.Errorf("pack: %s: file too large (%d bytes)", path, fi.Size())
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("pack: %s: %w", path, err)
+	}
+	if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
+		return nil, fmt.Errorf("%w: %s", ErrBinary, path)
+	}
+	return data, nil
+}
+
+// splitLines splits text into lines without their "\n" or "\r\n".
+func splitLines(data []byte) []string {
+	s := string(data)
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// languages maps file extensions to the language named in a View and the tag
+// of a Markdown fence.
+var languages = map[string]string{
+	".py": "python", ".pyi": "python", ".go": "go", ".js": "javascript", ".mjs": "javascript",
+	".cjs": "javascript", ".jsx": "jsx", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+	".tsx": "tsx", ".java": "java", ".rs": "rust", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp",
+	".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby",
+	".php": "php", ".kt": "kotlin", ".kts": "kotlin", ".swift": "swift", ".scala": "scala",
+	".sh": "bash", ".bash": "bash", ".zsh": "bash", ".sql": "sql", ".html": "html", ".htm": "html",
+	".css": "css", ".scss": "scss", ".md": "markdown", ".rst": "rst", ".json": "json",
+	".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".xml": "xml", ".proto": "protobuf",
+	".lua": "lua", ".pl": "perl", ".r": "r", ".dart": "dart", ".ex": "elixir", ".exs": "elixir",
+	".erl": "erlang", ".hs": "haskell", ".ml": "ocaml", ".vue": "vue", ".svelte": "svelte",
+	".tf": "hcl", ".ini": "ini", ".cfg": "ini", ".txt": "text",
+}
+
+// Language names the language of path by its extension ("python", "go", …),
+// or "" when unknown.
+func Language(path string) string {
+	base := strings.ToLower(filepath.Base(path))
+	switch base {
+	case "makefile", "gnumakefile":
+		return "make"
+	case "dockerfile":
+		return "dockerfile"
+	}
+	return languages[filepath.Ext(base)]
+}
+
+// terms normalises query terms to the form of tokenize's whole-identifier
+// terms, dropping empties and duplicates.
+func normTerms(terms []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range terms {
+		t = stem(strings.ToLower(strings.Trim(strings.TrimSpace(t), "_-.")))
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// stem folds a plain English plural onto its singular ("tokens" → "token",
+// but "class" and "status" stay), so that a term matches either form.
+func stem(t string) string {
+	if len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is") {
+		return t[:len(t)-1]
+	}
+	return t
+}
+
+// file is a file's lines and what the query found in them.
+type file struct {
+	path  string
+	lines []string
+	width int // digits of the last line number
+	// hits[i] lists the indexes into terms found on line i+1.
+	hits  [][]int
+	terms []string
+	count []int // lines matching each term
+	defs  []syntax.Tag
+}
+
+func newFile(path string, data []byte, terms []string, defs []syntax.Tag) *file {
+	f := &file{path: path, lines: splitLines(data), terms: normTerms(terms)}
+	f.width = len(strconv.Itoa(max(1, len(f.lines))))
+	f.count = make([]int, len(f.terms))
+	f.hits = make([][]int, len(f.lines))
+	if len(f.terms) > 0 {
+		index := make(map[string]int, len(f.terms))
+		for i, t := range f.terms {
+			index[t] = i
+		}
+		for i, line := range f.lines {
+			var found []int
+			tokenize.Terms(line, func(term string) {
+				if j, ok := index[stem(term)]; ok && !containsInt(found, j) {
+					found = append(found, j)
+				}
+			})
+			sort.Ints(found)
+			for _, j := range found {
+				f.count[j]++
+			}
+			f.hits[i] = found
+		}
+	}
+	for _, d := range defs {
+		if d.Line >= 1 && d.Line <= len(f.lines) {
+			f.defs = append(f.defs, d)
+		}
+	}
+	sort.SliceStable(f.defs, func(i, j int) bool { return f.defs[i].Line < f.defs[j].Line })
+	return f
+}
+
+func containsInt(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// matched reports whether any line matches a term.
+func (f *file) matched() bool {
+	for _, c := range f.count {
+		if c > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// renderLine prints line n (1-based) with its number, cut at maxLineBytes.
+func (f *file) renderLine(n int, cut bool) string {
+	l := f.lines[n-1]
+	if cut && len(l) > maxLineBytes {
+		i := maxLineBytes
+		for i > 0 && !utf8.RuneStart(l[i]) {
+			i--
+		}
+		l = l[:i] + " …"
+	}
+	s := fmt.Sprintf("%*d | %s", f.width, n, l)
+	return strings.TrimRight(s, " \t") + "\n"
+}
+
+// whole prints every line with its number.
+func (f *file) whole() string {
+	var b strings.Builder
+	for n := 1; n <= len(f.lines); n++ {
+		b.WriteString(f.renderLine(n, false))
+	}
+	return b.String()
+}
+
+// piece is a run of lines [from, to] (1-based, inclusive) and its worth.
+type piece struct {
+	from, to int
+	value    float64
+}
+
+// separator goes between ranges of an excerpt.
+const separator = "…\n"
+
+// pieces lists the candidate pieces of an excerpt. withDefs adds enclosing
+// definition lines and, when nothing matched, the outline.
+func (f *file) pieces(withDefs bool) []piece {
+	n := len(f.lines)
+	defAt := map[int]bool{}
+	for _, d := range f.defs {
+		defAt[d.Line] = true
+	}
+	var ps []piece
+	enclosing := map[int]bool{}
+	for i, h := range f.hits {
+		if len(h) == 0 {
+			continue
+		}
+		line := i + 1
+		v := matchValue * float64(len(h))
+		if defAt[line] {
+			v += defLineBonus
+		}
+		ps = append(ps, piece{line, line, v})
+		ps = append(ps, piece{max(1, line-contextLines), min(n, line+contextLines), v * contextFactor})
+		if withDefs {
+			for _, d := range f.enclosing(line) {
+				if d != line && !enclosing[d] {
+					enclosing[d] = true
+					ps = append(ps, piece{d, d, enclosingDefValue})
+				}
+			}
+		}
+	}
+	if len(ps) == 0 && n > 0 {
+		ps = append(ps, piece{1, min(n, headLines), headValue})
+		if withDefs {
+			for _, d := range f.defs {
+				ps = append(ps, piece{d.Line, d.Line, outlineDefValue})
+			}
+		}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].value != ps[j].value {
+			return ps[i].value > ps[j].value
+		}
+		return ps[i].from < ps[j].from
+	})
+	return ps
+}
+
+// enclosing returns the lines of the definition enclosing line (the last one
+// starting at or before it) and of its parent.
+func (f *file) enclosing(line int) []int {
+	i := sort.Search(len(f.defs), func(i int) bool { return f.defs[i].Line > line }) - 1
+	if i < 0 {
+		return nil
+	}
+	d := f.defs[i]
+	out := []int{d.Line}
+	if d.Parent != "" {
+		for j := i - 1; j >= 0; j-- {
+			if f.defs[j].Name == d.Parent {
+				out = append(out, f.defs[j].Line)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// excerpt chooses pieces greedily by value within limit bytes (-1: no limit)
+// and prints the chosen lines in order. The size estimate counts a separator
+// per piece, so the printed text is never larger than the estimate.
+func (f *file) excerpt(ps []piece, limit int) string {
+	chosen := make([]bool, len(f.lines)+1)
+	used := 0
+	for _, p := range ps {
+		cost := len(separator)
+		for l := p.from; l <= p.to; l++ {
+			if !chosen[l] {
+				cost += len(f.renderLine(l, true))
+			}
+		}
+		if !fits(used, cost, limit) {
+			continue
+		}
+		used += cost
+		for l := p.from; l <= p.to; l++ {
+			chosen[l] = true
+		}
+	}
+	var b strings.Builder
+	prev := 0
+	for l := 1; l <= len(f.lines); l++ {
+		if !chosen[l] {
+			continue
+		}
+		if prev != 0 && prev != l-1 {
+			b.WriteString(separator)
+		}
+		b.WriteString(f.renderLine(l, true))
+		prev = l
+	}
+	return b.String()
+}
+
+// defLabel prints a definition as "kind Parent.Name:line".
+func defLabel(d syntax.Tag) string {
+	name := d.Name
+	if d.Parent != "" {
+		name = d.Parent + "." + d.Name
+	}
+	if d.Kind != "" {
+		name = d.Kind + " " + name
+	}
+	return name + ":" + strconv.Itoa(d.Line)
+}
+
+// defsLine prints "defs: a, b, +N more\n" within limit bytes (-1: no limit),
+// keeping the definitions named by a term first, then top-level ones, and
+// listing the kept ones in file order. It returns "" when none fit.
+func (f *file) defsLine(limit int) string {
+	if len(f.defs) == 0 {
+		return ""
+	}
+	labels := make([]string, len(f.defs))
+	for i, d := range f.defs {
+		labels[i] = defLabel(d)
+	}
+	full := "defs: " + strings.Join(labels, ", ") + "\n"
+	if fits(0, len(full), limit) {
+		return full
+	}
+	termSet := map[string]bool{}
+	for _, t := range f.terms {
+		termSet[t] = true
+	}
+	priority := func(d syntax.Tag) int {
+		p := 0
+		if d.Parent == "" {
+			p++
+		}
+		named := false
+		tokenize.Identifier(d.Name, func(t string) { named = named || termSet[stem(t)] })
+		if named {
+			p += 2
+		}
+		return p
+	}
+	order := make([]int, len(f.defs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return priority(f.defs[order[a]]) > priority(f.defs[order[b]]) })
+	const reserve = len(", +99999 more\n")
+	used := len("defs: ") + reserve
+	keep := make([]bool, len(f.defs))
+	kept := 0
+	for _, i := range order {
+		n := len(labels[i]) + len(", ")
+		if !fits(used, n, limit) {
+			continue
+		}
+		used += n
+		keep[i] = true
+		kept++
+	}
+	if kept == 0 {
+		s := fmt.Sprintf("defs: %d\n", len(f.defs))
+		if fits(0, len(s), limit) {
+			return s
+		}
+		return ""
+	}
+	var parts []string
+	for i, k := range keep {
+		if k {
+			parts = append(parts, labels[i])
+		}
+	}
+	return fmt.Sprintf("defs: %s, +%d more\n", strings.Join(parts, ", "), len(f.defs)-kept)
+}
+
+// matchesLine prints how many lines match each term, and the absent ones.
+func (f *file) matchesLine() string {
+	if len(f.terms) == 0 {
+		return ""
+	}
+	var found, absent []string
+	for i, t := range f.terms {
+		if f.count[i] > 0 {
+			found = append(found, t+" "+strconv.Itoa(f.count[i]))
+		} else {
+			absent = append(absent, t)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("matches: ")
+	if len(found) == 0 {
+		b.WriteString("none")
+	} else {
+		b.WriteString(strings.Join(found, ", "))
+	}
+	if len(absent) > 0 {
+		b.WriteString("; absent: " + strings.Join(absent, ", "))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// cut shortens s to at most limit bytes at a rune boundary (-1: no limit).
+func cut(s string, limit int) string {
+	if limit < 0 || len(s) <= limit {
+		return s
+	}
+	i := limit
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
+}
+
+// View returns a compact view of root/path for a judge: a line with the path,
+// language and length, the lines matching each term, the definitions, and the
+// matching lines with a line of context, numbered, within budget tokens
+// (budget <= 0: no limit). defs are the file's definitions (nil: none shown).
+func View(root, path string, terms []string, defs []syntax.Tag, budget int) (string, error) {
+	data, err := readFile(root, path)
+	if err != nil {
+		return "", err
+	}
+	f := newFile(path, data, terms, defs)
+	lang := Language(path)
+	if lang == "" {
+		lang = "text"
+	}
+	limit := limitBytes(budget)
+	head := fmt.Sprintf("%s (%s, %d lines)\n", filepath.ToSlash(path), lang, len(f.lines)) + f.matchesLine()
+	if !fits(0, len(head), limit) {
+		return cut(head, limit), nil
+	}
+	rest := -1
+	if limit >= 0 {
+		rest = limit - len(head)
+	}
+	ps := f.pieces(false)
+	allDefs := f.defsLine(-1)
+	allLines := f.excerpt(ps, -1)
+	if fits(0, len(allDefs)+len(allLines), rest) {
+		return head + allDefs + allLines, nil
+	}
+	// Over budget: definitions get half of what is left, or more when the
+	// excerpt needs less; the excerpt gets the rest.
+	defsLimit := max(rest/2, rest-len(allLines))
+	defsLine := f.defsLine(defsLimit)
+	return head + defsLine + f.excerpt(ps, rest-len(defsLine)), nil
+}

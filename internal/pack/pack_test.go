@@ -1,0 +1,264 @@
+package pack
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/loop"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const repo = "testdata/repo"
+
+// fixtureDefs are the definitions of the fixture files, as the syntax package
+// would report them.
+var fixtureDefs = map[string][]syntax.Tag{
+	"src/auth/tokens.py": {
+		{Name: "DEFAULT_EXPIRY", Kind: "constant", Line: 6},
+		{Name: "Token", Kind: "class", Line: 10},
+		{Name: "expired", Parent: "Token", Kind: "method", Line: 15},
+		{Name: "TokenStore", Kind: "class", Line: 21},
+		{Name: "__init__", Parent: "TokenStore", Kind: "method", Line: 24},
+		{Name: "put", Parent: "TokenStore", Kind: "method", Line: 27},
+		{Name: "refreshToken", Parent: "TokenStore", Kind: "method", Line: 30},
+	},
+	"src/auth/session.go": {
+		{Name: "Session", Kind: "type", Line: 6},
+		{Name: "Valid", Parent: "Session", Kind: "method", Line: 13},
+		{Name: "Renew", Parent: "Session", Kind: "method", Line: 18},
+	},
+	"src/big/handlers.py": func() []syntax.Tag {
+		var tags []syntax.Tag
+		for i := 1; i <= 30; i++ {
+			line := 6 + (i-1)*7
+			tags = append(tags, syntax.Tag{Name: "handler_" + strconv.Itoa(i), Kind: "function", Line: line})
+		}
+		tags = append(tags, syntax.Tag{Name: "Router", Kind: "class", Line: 216},
+			syntax.Tag{Name: "route", Parent: "Router", Kind: "method", Line: 217})
+		return tags
+	}(),
+}
+
+func defsOf(path string) []syntax.Tag { return fixtureDefs[path] }
+
+// golden compares got with testdata/name, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestTokens(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{{"", 0}, {"a", 1}, {"abcd", 1}, {"abcde", 2}, {strings.Repeat("x", 400), 100}, {"…", 1}} {
+		if got := Tokens(tc.in); got != tc.want {
+			t.Errorf("Tokens(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestView(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		path   string
+		terms  []string
+		budget int
+	}{
+		{"tokens", "src/auth/tokens.py", []string{"token", "Expiry", "jwt"}, 0},
+		{"tokens-tight", "src/auth/tokens.py", []string{"token", "expiry"}, 60},
+		{"handlers", "src/big/handlers.py", []string{"refresh_token", "status"}, 0},
+		{"handlers-tight", "src/big/handlers.py", []string{"token"}, 120},
+		{"session-noterms", "src/auth/session.go", nil, 0},
+		{"ts-camel", "web/app.ts", []string{"token"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := View(repo, tc.path, tc.terms, defsOf(tc.path), tc.budget)
+			if err != nil {
+				t.Fatalf("View(%q) error: %v", tc.path, err)
+			}
+			if tc.budget > 0 && Tokens(got) > tc.budget {
+				t.Errorf("View(%q, budget %d) = %d tokens", tc.path, tc.budget, Tokens(got))
+			}
+			golden(t, "view-"+tc.name+".golden", got)
+		})
+	}
+}
+
+func TestViewMatchesIdentifierParts(t *testing.T) {
+	got, err := View(repo, "web/app.ts", []string{"TOKEN"}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 | import { refreshToken }", "4 |   const token", "matches: token 3"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("View(app.ts, TOKEN) lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestViewErrors(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "ok.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "dir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("ok.py", filepath.Join(root, "inside.py")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		root, path string
+		want       error // nil: any error
+	}{
+		{root, "../secret.txt", ErrOutsideRoot},
+		{root, "a/../../secret.txt", ErrOutsideRoot},
+		{root, filepath.Join(outside, "secret.txt"), ErrOutsideRoot},
+		{root, "link.txt", ErrOutsideRoot},
+		{root, "dir/secret.txt", ErrOutsideRoot},
+		{root, "missing.py", nil},
+		{root, "", nil},
+		{repo, "src", nil},
+		{repo, "assets/logo.bin", ErrBinary},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			_, err := View(tc.root, tc.path, []string{"x"}, nil, 0)
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Errorf("View(%q) error = %v, want %v", tc.path, err, tc.want)
+			}
+		})
+	}
+	if _, err := View(root, "inside.py", nil, nil, 0); err != nil {
+		t.Errorf("View(inside.py) (a symlink within the root) error: %v", err)
+	}
+}
+
+var fixtureFiles = []loop.Evaluation{
+	{Path: "src/auth/tokens.py", Relevance: 0.91, Reason: "defines Token.expired:+0.35, matches token, expiry", MissingContext: []string{"caller of refreshToken"}},
+	{Path: "src/big/handlers.py", Relevance: 0.72, Reason: "calls TokenStore.refreshToken:+0.20"},
+	{Path: "assets/logo.bin", Relevance: 0.5, Reason: "path matches logo"},
+	{Path: "src/auth/session.go", Relevance: 0.74, Reason: "type Session holds a token"},
+	{Path: "README.md", Relevance: 0.3, Reason: "mentions tokens"},
+	{Path: "web/app.ts", Relevance: 0.25, Reason: "calls refreshToken"},
+}
+
+const fixtureTask = "Fix the authentication token expiry bug:\ntokens never expire."
+
+func TestBuild(t *testing.T) {
+	terms := []string{"token", "expiry", "expired"}
+	for _, tc := range []struct {
+		name   string
+		budget int
+	}{{"unlimited", 0}, {"2000", 2000}, {"700", 700}, {"200", 200}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, tc.budget)
+			if err != nil {
+				t.Fatalf("Build: %v", err)
+			}
+			if tc.budget > 0 && Tokens(got) > tc.budget {
+				t.Errorf("Build(budget %d) = %d tokens", tc.budget, Tokens(got))
+			}
+			golden(t, "build-"+tc.name+".golden", got)
+		})
+	}
+}
+
+func TestBuildOmitsAndOrders(t *testing.T) {
+	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "omitted for budget: ") {
+		t.Errorf("Build(300) names no omitted file:\n%s", got)
+	}
+	if !strings.Contains(got, "unreadable: assets/logo.bin") {
+		t.Errorf("Build(300) does not name the binary file:\n%s", got)
+	}
+	a, b := strings.Index(got, "## src/auth/tokens.py"), strings.Index(got, "## src/auth/session.go")
+	if a < 0 || b < 0 || a > b {
+		t.Errorf("Build: tokens.py (0.91) at %d, session.go (0.74) at %d: want best first", a, b)
+	}
+}
+
+func TestBudgetNeverExceeded(t *testing.T) {
+	terms := []string{"token", "expiry", "handler", "status", "session"}
+	long := strings.Repeat("token expiry ", 500)
+	for budget := 1; budget <= 3000; budget += 37 {
+		for _, task := range []string{fixtureTask, long} {
+			got, err := Build(repo, task, fixtureFiles, terms, defsOf, budget)
+			if err != nil {
+				t.Fatalf("Build(budget %d): %v", budget, err)
+			}
+			if Tokens(got) > budget {
+				t.Fatalf("Build(budget %d) = %d tokens:\n%s", budget, Tokens(got), got)
+			}
+		}
+		for _, p := range []string{"src/auth/tokens.py", "src/big/handlers.py", "README.md"} {
+			got, err := View(repo, p, terms, defsOf(p), budget)
+			if err != nil {
+				t.Fatalf("View(%q, budget %d): %v", p, budget, err)
+			}
+			if Tokens(got) > budget {
+				t.Fatalf("View(%q, budget %d) = %d tokens:\n%s", p, budget, Tokens(got), got)
+			}
+		}
+	}
+}
+
+func TestBuildRefusesEscape(t *testing.T) {
+	files := []loop.Evaluation{{Path: "../pack.go", Relevance: 0.9}}
+	if _, err := Build(repo, "task", files, nil, nil, 0); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("Build(../pack.go) error = %v, want ErrOutsideRoot", err)
+	}
+}
+
+func TestFence(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  string
+	}{{nil, "```"}, {[]string{"a ``` b"}, "````"}, {[]string{"`````"}, "``````"}} {
+		if got := fenceFor(tc.lines); got != tc.want {
+			t.Errorf("fenceFor(%q) = %q, want %q", tc.lines, got, tc.want)
+		}
+	}
+}
+
+func TestLanguage(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"a/b.py", "python"}, {"x.TSX", "tsx"}, {"Makefile", "make"}, {"x.unknown", ""}, {"noext", ""},
+	} {
+		if got := Language(tc.path); got != tc.want {
+			t.Errorf("Language(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
