@@ -185,8 +185,8 @@ var (
 	tagRE     = regexp.MustCompile(`(?i)</?(?:details|summary|br|p|pre|code|b|i|em|strong|sub|sup|img|a|div|span|hr|ul|ol|li|table|thead|tbody|tr|td|th|kbd|blockquote|h[1-6]|tt|del|ins|s|u)\b[^>]*>`)
 	entities  = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&#39;", "'", "&nbsp;", " ")
 	spanRE    = regexp.MustCompile("(`+)([^`]+?)`+")
-	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test cases?|testcases?|test coverage)\b|\btests?\s+(?:for|to cover|covering)\b|\btest (?:coverage|suite)\b|\bunit ?tests?\b)`)
-	docsRE    = regexp.MustCompile(`(?i)\b(?:documentation|docs|readme|changelog|release notes|user guide|tutorial|the doc)\b`)
+	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test ?cases?|test coverage|test suites?|specs?)\b|\b(?:tests|test cases|a test|unit tests?)\s+(?:for|to cover|covering)\b|\btest coverage\b|\bunit[ -]tests?\b)`)
+	docsRE    = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial)\b|^\s*docs?(?:\([^)]*\))?:)`)
 )
 
 // proseLine parses a line of prose; f scales its weights (the title).
@@ -262,12 +262,28 @@ func (p *parser) codeSpan(s string, f float64) {
 // words emits the terms of text: identifiers with identW and identOrigin,
 // other words with wordW and wordOrigin (a negative wordW drops them).
 func (p *parser) words(text string, wordW, identW float64, wordOrigin, identOrigin string) {
+	if strings.Contains(text, "://") {
+		text = urlRE.ReplaceAllString(text, " ")
+	}
+	n := 0
+	tokenize.Words(text, func(w string) {
+		if isIdentifier(w) {
+			n++
+		}
+	})
+	if n > DenseLineIdents {
+		// A line dense with names is output (SQL, reprs, logs), not a sentence.
+		f := math.Max(MinBlockFactor, math.Sqrt(float64(DenseLineIdents)/float64(n)))
+		wordW, identW = wordW*f, identW*f
+	}
 	cur := 0
 	tokenize.Words(text, func(w string) {
 		at := cur + strings.Index(text[cur:], w)
 		cur = at + len(w)
 		called := cur < len(text) && text[cur] == '('
 		switch {
+		case !called && strings.Contains(w, ".") && looksLikePath(w):
+			p.pathTerms(w, identW, 0, identOrigin) // a file name in code or output: settings.py
 		case isIdentifier(w) || (called && keepWord(w)):
 			p.ident(w, identW, identOrigin)
 		case strings.ContainsAny(w, ".-"):
@@ -316,7 +332,11 @@ func (p *parser) ident(w string, weight float64, origin string) {
 	if strings.Contains(w, ".") {
 		comps := strings.Split(w, ".")
 		p.add(strings.ToLower(w), weight*DottedBonus, origin)
-		for _, c := range comps {
+		for i, c := range comps {
+			if i == 0 && len(comps) > 2 && !startsUpper(c) {
+				p.identTerms(c, weight*PartFactor) // the root package (django, sklearn) says little
+				continue
+			}
 			p.identTerms(c, weight)
 		}
 		p.dotted.add(w, weight*DottedBonus)

@@ -34,8 +34,6 @@ var (
 	pathTokenRE  = regexp.MustCompile(`(?:[A-Za-z]:[\\/])?[\w.~\-/\\@+$]*[\w\-~$]\.[A-Za-z][A-Za-z0-9+]{0,9}(?:(?::\d+)+|#L\d+(?:-L?\d+)?)?\b|\b(?:Makefile|Dockerfile|Rakefile|Gemfile|Jenkinsfile|Vagrantfile|Procfile|CODEOWNERS)\b`)
 	lineSuffixRE = regexp.MustCompile(`(?:(?::\d+)+|#L\d+(?:-L?\d+)?)$`)
 	extRE        = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,9}$`)
-	testFileRE   = regexp.MustCompile(`(?:^|/)(?:test_[^/]*\.py|[^/]*_test\.(?:py|go|rb|exs|cc|cpp|c)|[^/]*\.(?:spec|test)\.[jt]sx?|[^/]*Tests?\.(?:java|kt|cs|scala|swift|php)|[^/]*_spec\.rb|conftest\.py)$|(?:^|/)(?:tests?|__tests__|spec)/`)
-	docsFileRE   = regexp.MustCompile(`(?i)(?:^|/)(?:docs?|documentation)/|\.(?:md|rst|adoc)$|(?:^|/)(?:readme|changelog)(?:\.\w+)?$`)
 )
 
 // splitLineSuffix returns a path without its line suffix and the line (0 when none).
@@ -144,12 +142,6 @@ func (p *parser) path(s string, f float64) {
 		return
 	}
 	p.paths.add(s, 0)
-	if testFileRE.MatchString(s) {
-		p.tests = true
-	}
-	if docsFileRE.MatchString(s) {
-		p.docs = true
-	}
 	p.pathTerms(s, f*PathWeight, f*PathDirWeight, OriginPath)
 }
 

@@ -99,8 +99,10 @@ const (
 	MaxRepeatFactor = 2.0
 	// BlockFullLines is the length of a code block below which it weighs fully.
 	BlockFullLines = 20
-	// MinBlockFactor is the least a long code block weighs.
+	// MinBlockFactor is the least a long code block or a dense line weighs.
 	MinBlockFactor = 0.3
+	// DenseLineIdents is the number of identifiers a line holds before it weighs less, by the square root.
+	DenseLineIdents = 8
 )
 
 // Limits.
