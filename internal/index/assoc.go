@@ -14,6 +14,9 @@ const (
 	// assocMaxDFRatio: a term in more than a fifth of the files is vocabulary
 	// of the whole repository, not of a topic.
 	assocMaxDFRatio = 0.2
+	// assocSmallRepoDF: in a small repository a topic's words fill a few
+	// files whatever the ratio says.
+	assocSmallRepoDF = 5
 	// assocMinDF: a term in one file cannot co-occur with anything twice.
 	assocMinDF = 2
 	// assocMinSupport: one shared file is chance; two start to be a pattern.
@@ -70,7 +73,7 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 		return nil
 	}
 	info := ix.informativeTerms()
-	maxDF := max(int32(assocMaxDFRatio*float64(n)), assocMinDF)
+	maxDF := max(int32(assocMaxDFRatio*float64(n)), assocSmallRepoDF)
 
 	counts, _ := countPool.Get().([]int32)
 	if len(counts) != len(ix.terms) {

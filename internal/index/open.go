@@ -49,7 +49,8 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		} else {
 			old, err = load(st.CachePath, abs)
 			switch {
-			case err == nil, errors.Is(err, fs.ErrNotExist):
+			case err == nil, errors.As(err, new(*fs.PathError)):
+				// No cache yet, or none readable: save reports an unusable directory.
 			case errors.Is(err, errStale):
 				warn("index: cache %s is of another version; rebuilt", st.CachePath)
 			default:

@@ -459,7 +459,8 @@ func (ix *Index) invertGraph() {
 // ResolveModule maps a dotted or slashed module path ("django.db.models.query",
 // "src/auth/tokens") to indexed files, by path suffix, best first: a file
 // whose whole path is the module, then shorter paths. A trailing name that is
-// not a module ("django.db.models.QuerySet") is dropped once.
+// not a module ("django.db.models.QuerySet") is dropped once. A directory
+// with no package file stands for the files directly in it.
 func (ix *Index) ResolveModule(mod string) []ID {
 	mod = strings.TrimSpace(mod)
 	if mod == "" {
@@ -491,6 +492,12 @@ func (ix *Index) ResolveModule(mod string) []ID {
 				}
 				return len(ix.files[a].Path) - len(ix.files[b].Path)
 			})
+			return out
+		}
+		// A directory without a package file: its files (a Go package).
+		if ids := ix.dirs[key]; len(ids) > 0 {
+			out := slices.Clone(ids)
+			slices.SortStableFunc(out, func(a, b ID) int { return len(ix.files[a].Path) - len(ix.files[b].Path) })
 			return out
 		}
 		i := strings.LastIndexByte(key, '/')

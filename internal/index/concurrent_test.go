@@ -1,0 +1,96 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+)
+
+const helperEnv = "HONE_INDEX_TEST_HELPER"
+
+// helperProcess is the body of a child test process: open the repository
+// named by the environment with the cache named by the environment.
+func helperProcess() {
+	_, st, err := Open(context.Background(), os.Getenv("HELPER_ROOT"), Options{CacheDir: os.Getenv("HELPER_CACHE")})
+	if err != nil || len(st.Warnings) > 0 {
+		fmt.Fprintln(os.Stderr, err, st.Warnings)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func TestConcurrentOpen(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, st, err := Open(context.Background(), root, Options{CacheDir: cache})
+			if err == nil && len(st.Warnings) > 0 {
+				err = fmt.Errorf("warnings %q", st.Warnings)
+			}
+			errs <- err
+		}()
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []*exec.Cmd
+	for range 3 {
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"=1", "HELPER_ROOT="+root, "HELPER_CACHE="+cache)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Errorf("helper process: %v", err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	ix, st := openT(t, root, cache)
+	if len(st.Warnings) != 0 || st.Parsed != 0 || st.Reused != ix.Len() {
+		t.Errorf("Open after concurrent writers: %+v", st)
+	}
+	ents, _ := os.ReadDir(cache)
+	for _, e := range ents {
+		if e.Name() != "" && len(e.Name()) > 4 && e.Name()[len(e.Name())-4:] != ".bin" && e.Name()[len(e.Name())-5:] != ".lock" {
+			t.Errorf("left behind %s", e.Name())
+		}
+	}
+}
+
+func TestConcurrentReads(t *testing.T) {
+	ix, _ := openT(t, copyRepo(t), t.TempDir())
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				ix.Search([]Term{{"token", 1}, {"rate", 1}}, nil, 5)
+				ix.Associations("rate", 5)
+				ix.Defining("TokenManager")
+				ix.Referencing("Throttle")
+				ix.ResolveModule("app.auth.tokens")
+				ix.Distinctive(0, 5)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,199 @@
+package index
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hone-dev/hone/internal/syntax"
+)
+
+// handIndex builds an index of files given by path, language and imports,
+// without reading anything.
+func handIndex(files []File) *Index {
+	b := newBuilder(len(files))
+	for _, f := range files {
+		b.recs = append(b.recs, record{file: f})
+	}
+	return b.finish("/repo")
+}
+
+var resolveFiles = []File{
+	{Path: "src/pkg/__init__.py", Lang: "python", Imports: []string{".models"}},
+	{Path: "src/pkg/models/__init__.py", Lang: "python", Imports: []string{"pkg.models.query.QuerySet"},
+		Defs: []syntax.Tag{{Name: "Model", Kind: "class"}}},
+	{Path: "src/pkg/models/query.py", Lang: "python", Imports: []string{"..utils", ".sql"},
+		Defs: []syntax.Tag{{Name: "QuerySet", Kind: "class"}, {Name: "filter", Parent: "QuerySet", Kind: "method"}},
+		Refs: []syntax.Tag{{Name: "escape", Kind: "call"}}},
+	{Path: "src/pkg/models/sql/__init__.py", Lang: "python"},
+	{Path: "src/pkg/utils.py", Lang: "python", Imports: []string{"json", "pkg.models"},
+		Defs: []syntax.Tag{{Name: "escape", Kind: "function"}}},
+	{Path: "src/pkg/serializers/__init__.py", Lang: "python"},
+	{Path: "src/pkg/serializers/json.py", Lang: "python", Defs: []syntax.Tag{{Name: "filter", Kind: "function"}}},
+	{Path: "tests/models/test_query.py", Lang: "python", Imports: []string{"pkg.models.query", "models.helpers.make"},
+		Refs: []syntax.Tag{{Name: "QuerySet", Kind: "call"}}},
+	{Path: "tests/models/helpers.py", Lang: "python"},
+	{Path: "web/auth/login.ts", Lang: "typescript", Imports: []string{"./tokens", "../lib", "react", "@/auth/tokens"}},
+	{Path: "web/auth/tokens.tsx", Lang: "tsx"},
+	{Path: "web/lib/index.js", Lang: "javascript"},
+	{Path: "cmd/tool/main.go", Lang: "go", Imports: []string{"github.com/acme/tool/internal/store", "fmt", "errors"}},
+	{Path: "internal/store/store.go", Lang: "go"},
+	{Path: "internal/store/disk.go", Lang: "go"},
+	{Path: "internal/store/store_test.go", Lang: "go"},
+	{Path: "errors/errors.go", Lang: "go"},
+	{Path: "java/com/acme/App.java", Lang: "java", Imports: []string{"com.acme.util.Strings", "com.acme.model.*", "java.util.List", "com.acme.util.Strings.join"}},
+	{Path: "java/com/acme/util/Strings.java", Lang: "java"},
+	{Path: "java/com/acme/model/User.java", Lang: "java"},
+	{Path: "java/com/acme/model/Role.java", Lang: "java"},
+	{Path: "rs/src/lib.rs", Lang: "rust", Imports: []string{"crate::net::conn::Conn", "std::io"}},
+	{Path: "rs/src/net/mod.rs", Lang: "rust", Imports: []string{"self::conn", "super::util"}},
+	{Path: "rs/src/net/conn.rs", Lang: "rust", Imports: []string{"super::mod", "super::super::util::trim"}},
+	{Path: "rs/src/util.rs", Lang: "rust"},
+	{Path: "c/src/main.c", Lang: "c", Imports: []string{"util.h", "net/sock.h", "stdio.h"}},
+	{Path: "c/src/util.h", Lang: "c"},
+	{Path: "c/include/net/sock.h", Lang: "c"},
+}
+
+func TestResolveImport(t *testing.T) {
+	ix := handIndex(resolveFiles)
+	tests := []struct {
+		from, imp string
+		want      []string
+	}{
+		{"src/pkg/__init__.py", ".models", []string{"src/pkg/models/__init__.py"}},
+		{"src/pkg/models/__init__.py", "pkg.models.query.QuerySet", []string{"src/pkg/models/query.py"}},
+		{"src/pkg/models/query.py", "..utils", []string{"src/pkg/utils.py"}},
+		{"src/pkg/models/query.py", ".sql", []string{"src/pkg/models/sql/__init__.py"}},
+		{"src/pkg/utils.py", "json", nil}, // serializers/json.py sits inside a package
+		{"src/pkg/utils.py", "pkg.models", []string{"src/pkg/models/__init__.py"}},
+		{"tests/models/test_query.py", "pkg.models.query", []string{"src/pkg/models/query.py"}},
+		{"tests/models/test_query.py", "models.helpers.make", []string{"tests/models/helpers.py"}},
+		{"web/auth/login.ts", "./tokens", []string{"web/auth/tokens.tsx"}},
+		{"web/auth/login.ts", "../lib", []string{"web/lib/index.js"}},
+		{"web/auth/login.ts", "react", nil},
+		{"web/auth/login.ts", "@/auth/tokens", []string{"web/auth/tokens.tsx"}},
+		{"cmd/tool/main.go", "github.com/acme/tool/internal/store", []string{"internal/store/disk.go", "internal/store/store.go"}},
+		{"cmd/tool/main.go", "fmt", nil},
+		{"cmd/tool/main.go", "errors", []string{"errors/errors.go"}},
+		{"java/com/acme/App.java", "com.acme.util.Strings", []string{"java/com/acme/util/Strings.java"}},
+		{"java/com/acme/App.java", "com.acme.model.*", []string{"java/com/acme/model/Role.java", "java/com/acme/model/User.java"}},
+		{"java/com/acme/App.java", "java.util.List", nil},
+		{"java/com/acme/App.java", "com.acme.util.Strings.join", []string{"java/com/acme/util/Strings.java"}},
+		{"rs/src/lib.rs", "crate::net::conn::Conn", []string{"rs/src/net/conn.rs"}},
+		{"rs/src/lib.rs", "std::io", nil},
+		{"rs/src/net/mod.rs", "self::conn", []string{"rs/src/net/conn.rs"}},
+		{"rs/src/net/mod.rs", "super::util", []string{"rs/src/util.rs"}},
+		{"rs/src/net/conn.rs", "super::super::util::trim", []string{"rs/src/util.rs"}},
+		{"c/src/main.c", "util.h", []string{"c/src/util.h"}},
+		{"c/src/main.c", "net/sock.h", []string{"c/include/net/sock.h"}},
+		{"c/src/main.c", "stdio.h", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.from+":"+tt.imp, func(t *testing.T) {
+			id, ok := ix.Lookup(tt.from)
+			if !ok {
+				t.Fatalf("no %s", tt.from)
+			}
+			got := paths(ix, ix.ResolveImport(id, tt.imp))
+			slices.Sort(got)
+			if len(got) == 0 {
+				got = nil
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("ResolveImport(%s, %q) (-want +got):\n%s", tt.from, tt.imp, diff)
+			}
+		})
+	}
+}
+
+func TestImportGraph(t *testing.T) {
+	ix := handIndex(resolveFiles)
+	q, _ := ix.Lookup("src/pkg/models/query.py")
+	got := paths(ix, ix.ImportedBy(q))
+	want := []string{"src/pkg/models/__init__.py", "tests/models/test_query.py"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ImportedBy(query.py) (-want +got):\n%s", diff)
+	}
+	got = paths(ix, ix.Imports(q))
+	want = []string{"src/pkg/models/sql/__init__.py", "src/pkg/utils.py"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Imports(query.py) (-want +got):\n%s", diff)
+	}
+}
+
+func TestResolveModule(t *testing.T) {
+	ix := handIndex(resolveFiles)
+	tests := []struct {
+		mod   string
+		first string
+	}{
+		{"pkg.models.query", "src/pkg/models/query.py"},
+		{"pkg.models", "src/pkg/models/__init__.py"},
+		{"pkg.models.query.QuerySet", "src/pkg/models/query.py"},
+		{"web/auth/tokens", "web/auth/tokens.tsx"},
+		{"auth/tokens.tsx", "web/auth/tokens.tsx"},
+		{"src/pkg/utils.py", "src/pkg/utils.py"},
+		{"internal/store", "internal/store/disk.go"},
+	}
+	for _, tt := range tests {
+		got := paths(ix, ix.ResolveModule(tt.mod))
+		if len(got) == 0 || got[0] != tt.first {
+			t.Errorf("ResolveModule(%q) = %v, want %s first", tt.mod, got, tt.first)
+		}
+	}
+	if got := ix.ResolveModule("nosuch.module"); got != nil {
+		t.Errorf("ResolveModule(nosuch.module) = %v", paths(ix, got))
+	}
+}
+
+func TestDefining(t *testing.T) {
+	ix := handIndex(resolveFiles)
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"QuerySet", []string{"src/pkg/models/query.py"}},
+		{"QuerySet.filter", []string{"src/pkg/models/query.py"}},
+		{"filter", []string{"src/pkg/models/query.py", "src/pkg/serializers/json.py"}},
+		{"pkg.models.query.QuerySet", []string{"src/pkg/models/query.py"}},
+		{"pkg.models.QuerySet", []string{"src/pkg/models/query.py"}}, // re-exported by models/__init__.py
+		{"pkg.models.query.QuerySet.filter", []string{"src/pkg/models/query.py"}},
+		{"pkg.models.Model", []string{"src/pkg/models/__init__.py"}},
+		{"other.QuerySet", []string{"src/pkg/models/query.py"}},
+		{"Nothing", nil},
+	}
+	for _, tt := range tests {
+		got := paths(ix, ix.Defining(tt.name))
+		if len(got) == 0 {
+			got = nil
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Defining(%q) (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if got := paths(ix, ix.Referencing("QuerySet")); !slices.Equal(got, []string{"tests/models/test_query.py"}) {
+		t.Errorf("Referencing(QuerySet) = %v", got)
+	}
+	if got := paths(ix, ix.Referencing("pkg.utils.escape")); !slices.Equal(got, []string{"src/pkg/models/query.py"}) {
+		t.Errorf("Referencing(pkg.utils.escape) = %v", got)
+	}
+}
+
+// TestEncodeRoundTrip checks that tags, imports and the graph survive the
+// cache format.
+func TestEncodeRoundTrip(t *testing.T) {
+	ix := handIndex(resolveFiles)
+	got, err := decode(ix.encode(), "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ix.files, got.files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ix.imports, got.imports); diff != "" {
+		t.Errorf("imports (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ix.importedBy, got.importedBy); diff != "" {
+		t.Errorf("importedBy (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,1 @@
+from .tokens import TokenManager

@@ -1,0 +1,3 @@
+export function refresh(token: string): boolean {
+  return token.length > 0
+}
