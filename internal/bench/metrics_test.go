@@ -1,0 +1,210 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRankMetrics(t *testing.T) {
+	ranked := []string{"a", "b", "c", "d", "e"}
+	tests := []struct {
+		name   string
+		ranked []string
+		gold   []string
+		k      int
+		acc    float64
+		hit    float64
+		recall float64
+	}{
+		{"one gold at 1, k=1", ranked, []string{"a"}, 1, 1, 1, 1},
+		{"one gold at 2, k=1", ranked, []string{"b"}, 1, 0, 0, 0},
+		{"one gold at 2, k=3", ranked, []string{"b"}, 3, 1, 1, 1},
+		{"two gold, one in top 3", ranked, []string{"b", "z"}, 3, 0, 1, 0.5},
+		{"two gold, both in top 3", ranked, []string{"c", "a"}, 3, 1, 1, 1},
+		{"two gold, k=1, first is gold", ranked, []string{"a", "d"}, 1, 1, 1, 0.5},
+		{"two gold, k=1, first not gold", ranked, []string{"b", "d"}, 1, 0, 0, 0},
+		{"four gold, k=3, top 3 all gold", ranked, []string{"a", "b", "c", "z"}, 3, 1, 1, 0.75},
+		{"four gold, k=3, top 3 two gold", ranked, []string{"a", "c", "y", "z"}, 3, 0, 1, 0.5},
+		{"gold beyond k", ranked, []string{"e"}, 3, 0, 0, 0},
+		{"short ranking, gold in it", []string{"a"}, []string{"a"}, 5, 1, 1, 1},
+		{"short ranking, more gold than k", []string{"a"}, []string{"a", "b"}, 1, 1, 1, 0.5},
+		{"empty ranking", nil, []string{"a"}, 5, 0, 0, 0},
+		{"ranking shorter than k with more gold than k", []string{"a"}, []string{"a", "b", "c"}, 2, 0, 1, 1.0 / 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AccAt(tt.ranked, tt.gold, tt.k); got != tt.acc {
+				t.Errorf("AccAt(%v, %v, %d) = %v, want %v", tt.ranked, tt.gold, tt.k, got, tt.acc)
+			}
+			if got := HitAt(tt.ranked, tt.gold, tt.k); got != tt.hit {
+				t.Errorf("HitAt(%v, %v, %d) = %v, want %v", tt.ranked, tt.gold, tt.k, got, tt.hit)
+			}
+			if got := RecallAt(tt.ranked, tt.gold, tt.k); got != tt.recall {
+				t.Errorf("RecallAt(%v, %v, %d) = %v, want %v", tt.ranked, tt.gold, tt.k, got, tt.recall)
+			}
+		})
+	}
+}
+
+func TestReciprocalRank(t *testing.T) {
+	tests := []struct {
+		ranked, gold []string
+		want         float64
+	}{
+		{[]string{"a", "b"}, []string{"a"}, 1},
+		{[]string{"a", "b", "c", "d"}, []string{"d", "c"}, 1.0 / 3},
+		{[]string{"a", "b"}, []string{"z"}, 0},
+		{nil, []string{"z"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.gold, ","), func(t *testing.T) {
+			if got := ReciprocalRank(tt.ranked, tt.gold); got != tt.want {
+				t.Errorf("ReciprocalRank(%v, %v) = %v, want %v", tt.ranked, tt.gold, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSetMetrics(t *testing.T) {
+	tests := []struct {
+		name            string
+		files, gold     []string
+		precision, reca float64
+	}{
+		{"exact", []string{"a"}, []string{"a"}, 1, 1},
+		{"one of four selected is gold", []string{"a", "b", "c", "d"}, []string{"b"}, 0.25, 1},
+		{"half of the gold", []string{"a", "x"}, []string{"a", "b"}, 0.5, 0.5},
+		{"empty selection has precision 0", nil, []string{"a"}, 0, 0},
+		{"nothing right", []string{"x"}, []string{"a"}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := SetPrecision(tt.files, tt.gold); got != tt.precision {
+				t.Errorf("SetPrecision(%v, %v) = %v, want %v", tt.files, tt.gold, got, tt.precision)
+			}
+			if got := SetRecall(tt.files, tt.gold); got != tt.reca {
+				t.Errorf("SetRecall(%v, %v) = %v, want %v", tt.files, tt.gold, got, tt.reca)
+			}
+		})
+	}
+}
+
+func TestMedianPercentile(t *testing.T) {
+	tests := []struct {
+		name      string
+		xs        []int64
+		median    float64
+		p95       float64
+		p50nearst float64
+	}{
+		{"none", nil, 0, 0, 0},
+		{"one", []int64{7}, 7, 7, 7},
+		{"odd", []int64{5, 1, 3}, 3, 5, 3},
+		{"even", []int64{4, 1, 3, 2}, 2.5, 4, 2},
+		// 20 values 1..20: rank ceil(0.95*20)=19 -> 19.
+		{"twenty", []int64{20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 10.5, 19, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Median(tt.xs); got != tt.median {
+				t.Errorf("Median(%v) = %v, want %v", tt.xs, got, tt.median)
+			}
+			if got := Percentile(tt.xs, 95); got != tt.p95 {
+				t.Errorf("Percentile(%v, 95) = %v, want %v", tt.xs, got, tt.p95)
+			}
+			if got := Percentile(tt.xs, 50); got != tt.p50nearst {
+				t.Errorf("Percentile(%v, 50) = %v, want %v", tt.xs, got, tt.p50nearst)
+			}
+		})
+	}
+}
+
+func TestStopKind(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"cycle 2: 4 files at or above 0.70 and no critical gap", "cycle N: N files at or above N and no critical gap"},
+		{"cycle 3 brought no new file", "cycle N brought no new file"},
+		{"cycle 3: reached --cycles 3 with 1 of 3 files at or above 0.70", "cycle N: reached --cycles N with N of N files at or above N"},
+	}
+	for _, tt := range tests {
+		if got := StopKind(tt.in); got != tt.want {
+			t.Errorf("StopKind(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestScore(t *testing.T) {
+	insts := []Instance{
+		{ID: "one", Gold: []string{"a"}},
+		{ID: "two", Gold: []string{"b", "c"}},
+		{ID: "failed", Gold: []string{"x"}},
+	}
+	runs := map[string]*Run{
+		// gold first: every cut-off 1; selection {a, q}: precision 1/2, recall 1.
+		"one": {Ranked: []string{"a", "q", "r"}, Files: []string{"a", "q"}, Cycles: 1,
+			Stopped: "cycle 1: 3 files at or above 0.70 and no critical gap", IndexMs: 10, RetrieveMs: 100},
+		// gold at ranks 2 and 4: Acc@1 0, Acc@3 0, Acc@5 1, Hit@1 0, Hit@3 1,
+		// Recall@3 1/2, RR 1/2; empty selection: precision 0, recall 0.
+		"two": {Ranked: []string{"q", "b", "r", "c"}, Files: []string{}, Cycles: 3,
+			Stopped: "cycle 3 brought no new file", IndexMs: 30, RetrieveMs: 300},
+	}
+	got := Score(insts, runs)
+	want := Figures{
+		N: 3, Failed: 1,
+		Acc:          map[int]float64{1: 1.0 / 3, 3: 1.0 / 3, 5: 2.0 / 3, 10: 2.0 / 3},
+		Hit:          map[int]float64{1: 1.0 / 3, 3: 2.0 / 3, 5: 2.0 / 3, 10: 2.0 / 3},
+		Recall:       map[int]float64{1: 1.0 / 3, 3: 1.5 / 3, 5: 2.0 / 3, 10: 2.0 / 3},
+		MRR:          1.5 / 3,
+		SetPrecision: 0.5 / 3, SetRecall: 1.0 / 3,
+		SingleGoldN: 2, SingleGoldPrecision: 0.5 / 2,
+		EmptySelections: 1, MeanFiles: 1, MeanCycles: 2,
+		Cycles: map[int]int{1: 1, 3: 1},
+		Stops: map[string]int{"cycle N: N files at or above N and no critical gap": 1,
+			"cycle N brought no new file": 1},
+		IndexMsMedian: 20, IndexMsP95: 30, RetrieveMsMedian: 200, RetrieveMsP95: 300,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Score mismatch (-want +got):\n%s", d)
+	}
+	var sb strings.Builder
+	if err := WriteTable(&sb, &Summary{Instances: 3, Hone: got, Baseline: &got,
+		Ablation: []Row{{Name: "baseline", Figures: got}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Acc@1 %", "33.3", "MRR x100", "50.0", "ablation ladder", "cycle N brought no new file"} {
+		if !strings.Contains(sb.String(), s) {
+			t.Errorf("table lacks %q:\n%s", s, sb.String())
+		}
+	}
+}
+
+func TestReadInstances(t *testing.T) {
+	good := `{"instance_id":"a__b-1","repo":"a/b","mirror_repo":"c/b","base_commit":"abc","problem_statement":"x","gold_files":["f.py"],"extra":1}`
+	tests := []struct {
+		name, in, err string
+		n             int
+	}{
+		{"good", good + "\n\n" + strings.Replace(good, "-1", "-2", 1) + "\n", "", 2},
+		{"malformed", good + "\n{not json\n", "line 2", 0},
+		{"missing gold", `{"instance_id":"x","repo":"a/b","base_commit":"c","problem_statement":"p"}`, "line 1: missing gold_files", 0},
+		{"duplicate", good + "\n" + good + "\n", "already on line 1", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadInstances(strings.NewReader(tt.in))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("ReadInstances error = %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || len(got) != tt.n {
+				t.Fatalf("ReadInstances = %d instances, %v; want %d", len(got), err, tt.n)
+			}
+			if got[0].Mirror() != "c/b" || got[0].Gold[0] != "f.py" {
+				t.Errorf("ReadInstances()[0] = %+v", got[0])
+			}
+		})
+	}
+}

@@ -1,0 +1,223 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// Figures are the metrics of one retrieval variant over a set of instances.
+// An instance without a run (it failed) counts as a miss in every quality
+// figure and is left out of the timing figures.
+type Figures struct {
+	// N is the number of instances scored, Failed of them without a run.
+	N      int `json:"n"`
+	Failed int `json:"failed"`
+	// Acc, Hit and Recall are means over instances, by cut-off k (see Ks).
+	Acc    map[int]float64 `json:"acc_at"`
+	Hit    map[int]float64 `json:"hit_at"`
+	Recall map[int]float64 `json:"recall_at"`
+	MRR    float64         `json:"mrr"`
+	// SetPrecision and SetRecall judge the selected files (relevance at or
+	// above the threshold); an empty selection has precision 0.
+	SetPrecision float64 `json:"set_precision"`
+	SetRecall    float64 `json:"set_recall"`
+	// SingleGoldPrecision is SetPrecision over the SingleGoldN instances with
+	// exactly one gold file.
+	SingleGoldN         int     `json:"single_gold_n"`
+	SingleGoldPrecision float64 `json:"single_gold_precision"`
+	// EmptySelections counts runs that selected no file.
+	EmptySelections int     `json:"empty_selections"`
+	MeanFiles       float64 `json:"mean_files"`
+	MeanCycles      float64 `json:"mean_cycles"`
+	// Cycles counts runs by the number of cycles used.
+	Cycles map[int]int `json:"cycles"`
+	// Stops counts runs by stop reason, numbers replaced by N (see StopKind).
+	Stops            map[string]int `json:"stops"`
+	IndexMsMedian    float64        `json:"index_ms_median"`
+	IndexMsP95       float64        `json:"index_ms_p95"`
+	RetrieveMsMedian float64        `json:"retrieve_ms_median"`
+	RetrieveMsP95    float64        `json:"retrieve_ms_p95"`
+}
+
+// Score computes the figures of runs (by instance id) over insts.
+func Score(insts []Instance, runs map[string]*Run) Figures {
+	f := Figures{Acc: map[int]float64{}, Hit: map[int]float64{}, Recall: map[int]float64{},
+		Cycles: map[int]int{}, Stops: map[string]int{}}
+	var indexMs, retrieveMs []int64
+	single := 0.0
+	for _, in := range insts {
+		f.N++
+		if len(in.Gold) == 1 {
+			f.SingleGoldN++
+		}
+		r := runs[in.ID]
+		if r == nil {
+			f.Failed++
+			continue
+		}
+		for _, k := range Ks {
+			f.Acc[k] += AccAt(r.Ranked, in.Gold, k)
+			f.Hit[k] += HitAt(r.Ranked, in.Gold, k)
+			f.Recall[k] += RecallAt(r.Ranked, in.Gold, k)
+		}
+		f.MRR += ReciprocalRank(r.Ranked, in.Gold)
+		p := SetPrecision(r.Files, in.Gold)
+		f.SetPrecision += p
+		f.SetRecall += SetRecall(r.Files, in.Gold)
+		if len(in.Gold) == 1 {
+			single += p
+		}
+		if len(r.Files) == 0 {
+			f.EmptySelections++
+		}
+		f.MeanFiles += float64(len(r.Files))
+		f.MeanCycles += float64(r.Cycles)
+		f.Cycles[r.Cycles]++
+		f.Stops[StopKind(r.Stopped)]++
+		indexMs = append(indexMs, r.IndexMs)
+		retrieveMs = append(retrieveMs, r.RetrieveMs)
+	}
+	if f.N > 0 {
+		n := float64(f.N)
+		for _, k := range Ks {
+			f.Acc[k] /= n
+			f.Hit[k] /= n
+			f.Recall[k] /= n
+		}
+		f.MRR /= n
+		f.SetPrecision /= n
+		f.SetRecall /= n
+	}
+	if ran := f.N - f.Failed; ran > 0 {
+		f.MeanFiles /= float64(ran)
+		f.MeanCycles /= float64(ran)
+	}
+	if f.SingleGoldN > 0 {
+		f.SingleGoldPrecision = single / float64(f.SingleGoldN)
+	}
+	f.IndexMsMedian, f.IndexMsP95 = Median(indexMs), Percentile(indexMs, 95)
+	f.RetrieveMsMedian, f.RetrieveMsP95 = Median(retrieveMs), Percentile(retrieveMs, 95)
+	return f
+}
+
+// Row is one rung of the ablation ladder.
+type Row struct {
+	Name    string  `json:"name"`
+	Figures Figures `json:"figures"`
+}
+
+// Summary is what a bench run reports.
+type Summary struct {
+	Instances int `json:"instances"`
+	// Hone is hone's default retrieval.
+	Hone Figures `json:"hone"`
+	// Baseline is set with Options.Baseline.
+	Baseline *Figures `json:"baseline,omitempty"`
+	// Ablation is set with Options.Ablate: the ladder from the baseline to
+	// the full pipeline, one feature added per row.
+	Ablation []Row `json:"ablation,omitempty"`
+	// Resumed instances were read back from an earlier run; Ran were run by
+	// this one.
+	Resumed int `json:"resumed"`
+	Ran     int `json:"ran"`
+	// WallMs is this run's wall time.
+	WallMs int64 `json:"wall_ms"`
+}
+
+// WriteTable prints s as aligned tables: every figure of hone (beside the
+// baseline's when there is one), then the ablation ladder.
+func WriteTable(w io.Writer, s *Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	h, b := &s.Hone, s.Baseline
+	header := "metric\thone\t"
+	if b != nil {
+		header = "metric\thone\tbaseline\tdelta\t"
+	}
+	fmt.Fprintln(tw, header)
+	pct := func(name string, hv float64, bv func(*Figures) float64) {
+		if b == nil {
+			fmt.Fprintf(tw, "%s\t%.1f\t\n", name, 100*hv)
+			return
+		}
+		d := 100 * (hv - bv(b))
+		fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%+.1f\t\n", name, 100*hv, 100*bv(b), d)
+	}
+	num := func(name, format string, hv float64, bv func(*Figures) float64) {
+		if b == nil {
+			fmt.Fprintf(tw, "%s\t"+format+"\t\n", name, hv)
+			return
+		}
+		fmt.Fprintf(tw, "%s\t"+format+"\t"+format+"\t\t\n", name, hv, bv(b))
+	}
+	for _, k := range Ks {
+		pct(fmt.Sprintf("Acc@%d %%", k), h.Acc[k], func(f *Figures) float64 { return f.Acc[k] })
+	}
+	for _, k := range Ks {
+		pct(fmt.Sprintf("Hit@%d %%", k), h.Hit[k], func(f *Figures) float64 { return f.Hit[k] })
+	}
+	for _, k := range Ks {
+		pct(fmt.Sprintf("Recall@%d %%", k), h.Recall[k], func(f *Figures) float64 { return f.Recall[k] })
+	}
+	pct("MRR x100", h.MRR, func(f *Figures) float64 { return f.MRR })
+	pct("selected precision %", h.SetPrecision, func(f *Figures) float64 { return f.SetPrecision })
+	pct("selected recall %", h.SetRecall, func(f *Figures) float64 { return f.SetRecall })
+	pct(fmt.Sprintf("precision, 1 gold (n=%d) %%", h.SingleGoldN), h.SingleGoldPrecision, func(f *Figures) float64 { return f.SingleGoldPrecision })
+	num("mean files selected", "%.2f", h.MeanFiles, func(f *Figures) float64 { return f.MeanFiles })
+	num("empty selections", "%.0f", float64(h.EmptySelections), func(f *Figures) float64 { return float64(f.EmptySelections) })
+	num("mean cycles", "%.2f", h.MeanCycles, func(f *Figures) float64 { return f.MeanCycles })
+	num("index ms median", "%.0f", h.IndexMsMedian, func(f *Figures) float64 { return f.IndexMsMedian })
+	num("index ms p95", "%.0f", h.IndexMsP95, func(f *Figures) float64 { return f.IndexMsP95 })
+	num("retrieve ms median", "%.0f", h.RetrieveMsMedian, func(f *Figures) float64 { return f.RetrieveMsMedian })
+	num("retrieve ms p95", "%.0f", h.RetrieveMsP95, func(f *Figures) float64 { return f.RetrieveMsP95 })
+	num("instances", "%.0f", float64(h.N), func(f *Figures) float64 { return float64(f.N) })
+	num("failed", "%.0f", float64(h.Failed), func(f *Figures) float64 { return float64(f.Failed) })
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(w, "\ncycles used: %s\n", countsLine(h.Cycles))
+	fmt.Fprintln(w, "stop reasons:")
+	for _, k := range byCount(h.Stops) {
+		fmt.Fprintf(w, "  %5d  %s\n", h.Stops[k], k)
+	}
+
+	if len(s.Ablation) > 0 {
+		fmt.Fprintln(w, "\nablation ladder (each row adds one feature to the row above):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "row\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t")
+		for _, r := range s.Ablation {
+			f := r.Figures
+			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Name,
+				100*f.Acc[1], 100*f.Acc[3], 100*f.Acc[5], 100*f.Acc[10], 100*f.MRR)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+func countsLine(m map[int]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%d: %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// byCount orders m's keys by count, most first, then by key.
+func byCount(m map[string]int) []string {
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
