@@ -1,0 +1,491 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var providers = []string{ProviderOpenAI, ProviderAnthropic}
+
+func TestEvaluateSuccess(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response {
+				return f.reply(judgeAll(s.Files, map[string]float64{"docs/readme.md": 0.1}))
+			})
+			e := newEval(t, f.config())
+			in := input("auth/token.py", "docs/readme.md", "auth/session.py")
+			evs, err := e.Evaluate(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := byPath(evs)
+			if len(evs) != 3 {
+				t.Fatalf("got %d evaluations, want 3", len(evs))
+			}
+			tok := got["auth/token.py"]
+			if tok.Relevance != 0.9 || tok.Reason != "llm: handles auth/token.py" {
+				t.Errorf("token.py = %v %q, want 0.9 llm reason", tok.Relevance, tok.Reason)
+			}
+			if diff := cmp.Diff([]string{"caller of auth/token.py"}, tok.MissingContext); diff != "" {
+				t.Errorf("missing context (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"token_ttl", "refresh_token", "localterm"}, tok.Learned); diff != "" {
+				t.Errorf("learned (-want +got):\n%s", diff)
+			}
+			if r := got["docs/readme.md"]; r.Relevance != 0.1 || len(r.Learned) != 1 {
+				t.Errorf("readme = %v learned %v, want 0.1 and only the local term", r.Relevance, r.Learned)
+			}
+
+			reqs := f.seen()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			r := reqs[0]
+			if r.Body["model"] != "test-model" {
+				t.Errorf("model = %v", r.Body["model"])
+			}
+			switch prov {
+			case ProviderOpenAI:
+				if r.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
+					t.Errorf("openai request %s auth %q", r.Path, r.Header.Get("Authorization"))
+				}
+				rf, _ := r.Body["response_format"].(map[string]any)
+				if rf["type"] != "json_schema" {
+					t.Errorf("response_format = %v, want json_schema", rf)
+				}
+			case ProviderAnthropic:
+				if r.Path != "/v1/messages" || r.Header.Get("x-api-key") != "test-key" ||
+					r.Header.Get("anthropic-version") != AnthropicVersion {
+					t.Errorf("anthropic request %s headers %v", r.Path, r.Header)
+				}
+				if r.Body["max_tokens"] == nil || r.Body["tool_choice"] == nil {
+					t.Errorf("anthropic body lacks max_tokens or tool_choice: %s", r.Raw)
+				}
+			}
+			for _, want := range []string{"Fix the authentication token expiry bug", "0.8-1.0", "refresh_token(token)"} {
+				if !strings.Contains(promptText(r.Body), want) {
+					t.Errorf("prompt lacks %q", want)
+				}
+			}
+			u := e.Usage()
+			if u.Requests != 1 || u.InputTokens != 100 || u.OutputTokens != 20 || u.Judged != 3 {
+				t.Errorf("usage = %+v", u)
+			}
+		})
+	}
+}
+
+func TestAnthropicTextReply(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderAnthropic, func(n int, s seen) response {
+		return f.textReply("Here you go:\n```json\n" + judgeAll(s.Files, nil) + "\n```")
+	})
+	e := newEval(t, f.config())
+	evs, err := e.Evaluate(context.Background(), input("auth/token.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs[0].Relevance != 0.9 {
+		t.Errorf("relevance = %v, want 0.9 from a fenced text reply", evs[0].Relevance)
+	}
+}
+
+func TestRetries(t *testing.T) {
+	date := time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)
+	tests := []struct {
+		name       string
+		fail       response
+		failures   int
+		maxRetries int
+		wantReqs   int
+		wantJudged bool
+		wantWait   time.Duration // the first wait, when a Retry-After fixes it
+	}{
+		{"429 with Retry-After seconds", response{Status: 429, Header: map[string]string{"Retry-After": "2"},
+			Body: `{"error":{"message":"rate limited"}}`}, 1, 3, 2, true, 2 * time.Second},
+		{"429 with Retry-After date", response{Status: 429, Header: map[string]string{"Retry-After": date}}, 1, 3, 2, true, 0},
+		{"500 then success", response{Status: 500, Body: `{"error":{"message":"boom"}}`}, 1, 3, 2, true, 0},
+		{"529 overloaded twice", response{Status: 529, Body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`}, 2, 3, 3, true, 0},
+		{"retries exhausted", response{Status: 503, Body: `{"error":{"message":"down"}}`}, 99, 2, 3, false, 0},
+		{"Retry-After capped", response{Status: 429, Header: map[string]string{"Retry-After": "3600"}}, 1, 3, 2, true, maxRetryAfter},
+	}
+	for _, prov := range providers {
+		for _, tt := range tests {
+			t.Run(prov+"/"+tt.name, func(t *testing.T) {
+				var f *fake
+				f = newFake(t, prov, func(n int, s seen) response {
+					if n < tt.failures {
+						return tt.fail
+					}
+					return f.reply(judgeAll(s.Files, nil))
+				})
+				cfg := f.config()
+				cfg.MaxRetries = tt.maxRetries
+				e := newEval(t, cfg)
+				var mu sync.Mutex
+				var waits []time.Duration
+				e.sleep = func(ctx context.Context, d time.Duration) error {
+					mu.Lock()
+					waits = append(waits, d)
+					mu.Unlock()
+					return nil
+				}
+				evs, err := e.Evaluate(context.Background(), input("auth/token.py"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := len(f.seen()); n != tt.wantReqs {
+					t.Errorf("%d requests, want %d", n, tt.wantReqs)
+				}
+				judged := strings.HasPrefix(evs[0].Reason, "llm: handles")
+				if judged != tt.wantJudged {
+					t.Errorf("reason %q, judged = %v, want %v", evs[0].Reason, judged, tt.wantJudged)
+				}
+				if !tt.wantJudged {
+					if evs[0].Relevance != 0.6 || !strings.Contains(evs[0].Reason, "request failed") ||
+						!strings.Contains(evs[0].Reason, "local score kept: local signals") {
+						t.Errorf("exhausted: %v %q, want local 0.6 with a request-failed note", evs[0].Relevance, evs[0].Reason)
+					}
+				}
+				if tt.wantWait > 0 && (len(waits) == 0 || waits[0] != tt.wantWait) {
+					t.Errorf("waits = %v, want first %v", waits, tt.wantWait)
+				}
+				if tt.name == "429 with Retry-After date" && (len(waits) == 0 || waits[0] < time.Second || waits[0] > 4*time.Second) {
+					t.Errorf("waits = %v, want about 3s from the HTTP date", waits)
+				}
+				if u := e.Usage(); u.Retries != tt.wantReqs-1 {
+					t.Errorf("retries = %d, want %d", u.Retries, tt.wantReqs-1)
+				}
+			})
+		}
+	}
+}
+
+func TestBackoffGrows(t *testing.T) {
+	e := &Evaluator{backoffBase: 100 * time.Millisecond}
+	for attempt, lo := range []time.Duration{50, 100, 200, 400} {
+		d := e.backoff(attempt, 0)
+		lo *= time.Millisecond
+		if d < lo || d > 2*lo {
+			t.Errorf("backoff(%d) = %v, want in [%v,%v]", attempt, d, lo, 2*lo)
+		}
+	}
+	if d := e.backoff(40, 0); d > maxBackoff {
+		t.Errorf("backoff(40) = %v, want <= %v", d, maxBackoff)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response {
+				r := f.reply(judgeAll(s.Files, nil))
+				r.Delay = 2 * time.Second
+				return r
+			})
+			cfg := f.config()
+			cfg.Timeout = 50 * time.Millisecond
+			cfg.MaxRetries = 1
+			e := newEval(t, cfg)
+			start := time.Now()
+			evs, err := e.Evaluate(context.Background(), input("auth/token.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if el := time.Since(start); el > time.Second {
+				t.Errorf("took %v, want the timeout to cut it short", el)
+			}
+			if evs[0].Relevance != 0.6 || !strings.Contains(evs[0].Reason, "timed out") {
+				t.Errorf("got %v %q, want local score with a timeout note", evs[0].Relevance, evs[0].Reason)
+			}
+			if n := len(f.seen()); n != 2 {
+				t.Errorf("%d requests, want 2 (one retry)", n)
+			}
+		})
+	}
+}
+
+func TestGarbageReplies(t *testing.T) {
+	tests := []struct {
+		name    string
+		replies []string // per request; the last repeats
+		want    map[string]float64
+		note    string // in the reason of files that kept the local score
+		reasks  int
+	}{
+		{"not JSON twice", []string{"I think the token file matters."}, map[string]float64{"auth/token.py": 0.6, "auth/session.py": 0.55}, "unusable reply (no JSON object)", 1},
+		{"not JSON then JSON", []string{"sorry", "OK"}, map[string]float64{"auth/token.py": 0.9, "auth/session.py": 0.9}, "", 1},
+		{"wrong shape", []string{`{"files":[{"path":"auth/token.py","score":1}]}`}, map[string]float64{"auth/token.py": 0.6, "auth/session.py": 0.55}, "no \"evaluations\" array", 1},
+		{"unknown paths dropped", []string{`{"evaluations":[{"path":"etc/passwd","relevance":1,"reason":"x"},{"path":"auth/token.py","relevance":0.8,"reason":"yes"}],"keywords":[]}`},
+			map[string]float64{"auth/token.py": 0.8, "auth/session.py": 0.55}, "no judgment in the reply", 0},
+		{"relevance 7 rejected", []string{`{"evaluations":[{"path":"auth/token.py","relevance":7,"reason":"ten scale"},{"path":"auth/session.py","relevance":1.02,"reason":"close"}]}`},
+			map[string]float64{"auth/token.py": 0.6, "auth/session.py": 1}, "relevance 7 outside 0..1", 0},
+		{"fenced with prose", []string{"Sure!\n```json\n" + `{"evaluations":[{"path":"./auth/token.py","relevance":"0.75","reason":"r"}]}` + "\n```\nHope this helps"},
+			map[string]float64{"auth/token.py": 0.75, "auth/session.py": 0.55}, "no judgment", 0},
+		{"provider body not its shape", []string{"<<raw>>"}, map[string]float64{"auth/token.py": 0.6, "auth/session.py": 0.55}, "unusable reply", 1},
+	}
+	for _, prov := range providers {
+		for _, tt := range tests {
+			t.Run(prov+"/"+tt.name, func(t *testing.T) {
+				var f *fake
+				f = newFake(t, prov, func(n int, s seen) response {
+					r := tt.replies[min(n, len(tt.replies)-1)]
+					switch {
+					case r == "OK":
+						return f.reply(judgeAll(s.Files, nil))
+					case r == "<<raw>>":
+						return response{Body: `[1,2,3]`}
+					case strings.HasPrefix(r, "{") && prov == ProviderAnthropic:
+						return f.reply(r)
+					}
+					return f.textReply(r)
+				})
+				e := newEval(t, f.config())
+				evs, err := e.Evaluate(context.Background(), input("auth/token.py", "auth/session.py"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ev := range evs {
+					want := tt.want[ev.Path]
+					if ev.Relevance != want {
+						t.Errorf("%s relevance = %v, want %v (reason %q)", ev.Path, ev.Relevance, want, ev.Reason)
+					}
+					if ev.Relevance == 0.6 || ev.Relevance == 0.55 {
+						if !strings.Contains(ev.Reason, tt.note) || !strings.Contains(ev.Reason, "local score kept") {
+							t.Errorf("%s reason = %q, want it to contain %q", ev.Path, ev.Reason, tt.note)
+						}
+					} else if !strings.HasPrefix(ev.Reason, "llm: ") {
+						t.Errorf("%s reason = %q, want llm: prefix", ev.Path, ev.Reason)
+					}
+				}
+				if u := e.Usage(); u.Reasks != tt.reasks {
+					t.Errorf("reasks = %d, want %d", u.Reasks, tt.reasks)
+				}
+			})
+		}
+	}
+}
+
+func TestCacheHitMakesNoRequest(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
+			cfg := f.config()
+			cfg.NoCache = false
+			cfg.CacheDir = t.TempDir()
+			in := input("auth/token.py", "auth/session.py")
+			first, err := newEval(t, cfg).Evaluate(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newEval(t, cfg) // a new process, the same cache directory
+			second, err := e.Evaluate(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(f.seen()); n != 1 {
+				t.Errorf("%d requests, want 1 (the second run from the cache)", n)
+			}
+			if diff := cmp.Diff(first, second); diff != "" {
+				t.Errorf("cached evaluations differ (-first +second):\n%s", diff)
+			}
+			if u := e.Usage(); u.CacheHits != 2 || u.Requests != 0 {
+				t.Errorf("usage = %+v, want 2 cache hits and no request", u)
+			}
+			// Another task is another key.
+			in.Task = "Add rate limiting"
+			if _, err := e.Evaluate(context.Background(), in); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(f.seen()); n != 2 {
+				t.Errorf("%d requests after a new task, want 2", n)
+			}
+		})
+	}
+}
+
+func TestSecretsNeverSent(t *testing.T) {
+	const awsKey = "AKIAIOSFODNN7EXAMPLE"
+	files[".env"] = "DATABASE_URL=postgres://u:hunter2@db/app\n"
+	files["settings/prod.py"] = "AWS_ACCESS_KEY_ID = '" + awsKey + "'\n"
+	t.Cleanup(func() { delete(files, ".env"); delete(files, "settings/prod.py") })
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
+			e := newEval(t, f.config())
+			evs, err := e.Evaluate(context.Background(), input(".env", "settings/prod.py", "auth/token.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range f.seen() {
+				for _, secret := range []string{awsKey, "hunter2", ".env", "settings/prod.py"} {
+					if strings.Contains(r.Raw, secret) {
+						t.Errorf("the server saw %q", secret)
+					}
+				}
+			}
+			got := byPath(evs)
+			for _, p := range []string{".env", "settings/prod.py"} {
+				if !strings.HasPrefix(got[p].Reason, "not sent: looks like a secret") {
+					t.Errorf("%s reason = %q", p, got[p].Reason)
+				}
+			}
+			if got["auth/token.py"].Relevance != 0.9 {
+				t.Errorf("token.py not judged: %+v", got["auth/token.py"])
+			}
+			if u := e.Usage(); u.NotSent != 2 {
+				t.Errorf("not sent = %d, want 2", u.NotSent)
+			}
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			started := make(chan struct{}, 8)
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response {
+				started <- struct{}{}
+				r := f.reply(judgeAll(s.Files, nil))
+				r.Delay = 5 * time.Second
+				return r
+			})
+			e := newEval(t, f.config())
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() { <-started; cancel() }()
+			start := time.Now()
+			_, err := e.Evaluate(ctx, input("auth/token.py", "auth/session.py"))
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+			if el := time.Since(start); el > 2*time.Second {
+				t.Errorf("took %v after cancel", el)
+			}
+		})
+	}
+}
+
+func TestFatalStatus(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			f := newFake(t, prov, func(n int, s seen) response {
+				return response{Status: 401, Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}
+			})
+			e := newEval(t, f.config())
+			_, err := e.Evaluate(context.Background(), input("auth/token.py"))
+			if err == nil || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "invalid x-api-key") {
+				t.Errorf("err = %v, want the 401 and its message", err)
+			}
+			if n := len(f.seen()); n != 1 {
+				t.Errorf("%d requests, want 1 (no retry on 401)", n)
+			}
+		})
+	}
+}
+
+func TestResponseFormatFallback(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderOpenAI, func(n int, s seen) response {
+		if rf, ok := s.Body["response_format"].(map[string]any); ok && rf["type"] == "json_schema" {
+			return response{Status: 400, Body: `{"error":{"message":"response_format json_schema not supported"}}`}
+		}
+		return f.reply(judgeAll(s.Files, nil))
+	})
+	e := newEval(t, f.config())
+	for range 2 {
+		if evs, err := e.Evaluate(context.Background(), input("auth/token.py")); err != nil || evs[0].Relevance != 0.9 {
+			t.Fatalf("evaluate = %v, %v", evs, err)
+		}
+	}
+	reqs := f.seen()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (schema refused, object accepted, object reused)", len(reqs))
+	}
+	if rf := reqs[2].Body["response_format"].(map[string]any); rf["type"] != "json_object" {
+		t.Errorf("third request response_format = %v", rf)
+	}
+}
+
+func TestBatchingTopNConcurrency(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderOpenAI, func(n int, s seen) response {
+		r := f.reply(judgeAll(s.Files, nil))
+		r.Delay = 50 * time.Millisecond
+		return r
+	})
+	cfg := f.config()
+	cfg.TopN, cfg.BatchSize, cfg.Concurrency = 4, 2, 1
+	e := newEval(t, cfg)
+	in := input("auth/token.py", "auth/session.py", "docs/readme.md", "util/strings.py", "auth/models.py")
+	evs, err := e.Evaluate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.seen()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 batches of 2", len(reqs))
+	}
+	var sent []string
+	for _, r := range reqs {
+		if len(r.Files) != 2 {
+			t.Errorf("batch of %d files, want 2", len(r.Files))
+		}
+		sent = append(sent, r.Files...)
+	}
+	for _, p := range sent {
+		if p == "auth/models.py" {
+			t.Errorf("the 5th candidate was sent with TopN 4")
+		}
+	}
+	if m := byPath(evs)["auth/models.py"]; m.Reason != "local signals" {
+		t.Errorf("unjudged candidate reason = %q, want the local one", m.Reason)
+	}
+	if f.maxIn != 1 {
+		t.Errorf("max in flight = %d, want 1", f.maxIn)
+	}
+}
+
+func TestCost(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderOpenAI, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
+	cfg := f.config()
+	cfg.Prices = &Price{Input: 3, Output: 15}
+	e := newEval(t, cfg)
+	if _, err := e.Evaluate(context.Background(), input("auth/token.py")); err != nil {
+		t.Fatal(err)
+	}
+	want := (100*3.0 + 20*15.0) / 1e6
+	if got := e.Usage().CostUSD; got != want {
+		t.Errorf("cost = %v, want %v", got, want)
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0}, {"2", 2 * time.Second}, {"0.5", 500 * time.Millisecond}, {"-1", 0}, {"soon", 0},
+		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second},
+		{now.Add(-10 * time.Second).Format(http.TimeFormat), 0},
+	}
+	for _, tt := range tests {
+		if got := parseRetryAfter(tt.in, now); got != tt.want {
+			t.Errorf("parseRetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
