@@ -36,6 +36,7 @@ import (
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
 	"github.com/hone-dev/hone/loop"
 )
@@ -261,22 +262,72 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 	}
 	lo := opts.Loop
 	lo.SetDefaults()
+	if opts.Baseline {
+		lo.MaxCycles = 1
+		t := plainTask(text)
+		return &wiring{searcher: search.New(ix, search.Options{}), evaluator: bm25Only{},
+			refiner: refine.New(ix, &t, anchor.Set{}, refine.Options{}), opts: lo}, nil
+	}
 	t := task.Parse(text)
+	if opts.Off.TaskParsing {
+		t = plainTask(text)
+	}
 	demote := search.Options{
 		DemoteTests: !opts.IncludeTests && !t.MentionsTests,
 		DemoteDocs:  !t.MentionsDocs,
 	}
-	anchors := anchor.Find(ix, &t)
+	anchors := anchor.Set{}
+	if !opts.Off.Symbols {
+		anchors = anchor.Find(ix, &t)
+	}
+	if opts.Off.Refinement {
+		lo.MaxCycles = 1
+	}
 	w := &wiring{
 		searcher: search.New(ix, demote),
-		refiner:  refine.New(ix, &t, anchors, refine.Options{Threshold: lo.Threshold, MinFiles: lo.MinFiles}),
-		opts:     lo,
+		refiner: refine.New(ix, &t, anchors, refine.Options{Threshold: lo.Threshold, MinFiles: lo.MinFiles,
+			NoAssociations: opts.Off.Associations}),
+		opts: lo,
 	}
-	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote})
+	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links})
 	if opts.Evaluator != nil {
 		w.evaluator = opts.Evaluator
 	}
 	return w, nil
+}
+
+// plainTask is the task as plain words: every term of the text but stop
+// words, weight 1, no identifiers, paths or traces.
+func plainTask(text string) task.Task {
+	t := task.Task{Text: text}
+	seen := map[string]bool{}
+	tokenize.Terms(text, func(term string) {
+		if !seen[term] && !tokenize.IsStopWord(term) {
+			seen[term] = true
+			t.Keywords = append(t.Keywords, task.Term{Text: term, Weight: 1, Origin: "plain"})
+		}
+	})
+	return t
+}
+
+// bm25Only ranks candidates by the searcher's score alone: the baseline.
+type bm25Only struct{}
+
+func (bm25Only) Evaluate(_ context.Context, in loop.EvalInput) ([]loop.Evaluation, error) {
+	best := 0.0
+	for _, c := range in.Candidates {
+		best = max(best, c.Score)
+	}
+	out := make([]loop.Evaluation, 0, len(in.Candidates))
+	for _, c := range in.Candidates {
+		rel := 0.0
+		if best > 0 {
+			rel = c.Score / best
+		}
+		out = append(out, loop.Evaluation{Path: c.Path, Relevance: rel, Reason: fmt.Sprintf("bm25 %.3f", c.Score),
+			MissingContext: []string{}})
+	}
+	return out, nil
 }
 
 // LocalEvaluator returns hone's local evaluator for task, for an evaluator

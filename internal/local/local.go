@@ -6,7 +6,9 @@
 // [0,1], then multiplied by a demotion factor for test and documentation
 // files when the task is not about them:
 //
-//	lexical   WeightBM25 × (the file's BM25F score / the best candidate's)
+//	lexical   WeightBM25 × (the file's BM25F score for the task's own terms /
+//	          the best score any file gets): judged against the task, not
+//	          against the cycle's query, so scores compare across cycles
 //	coverage  WeightCoverage × (share of the task's keyword weight the file has)
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
@@ -14,9 +16,11 @@
 //	          it defines a symbol the task names (WeightDefines); each scaled by
 //	          the anchor's strength (1 / number of files it matches) and capped
 //	          together at AnchorCap
+//	symbol    it defines a symbol named after a task word (WeightSymbolTerm)
 //	path      the file's name is one of the task's words (WeightPathName)
-//	links     it imports, or is imported by, a file judged relevant
-//	          (WeightImport), or defines a name such a file uses (WeightDefUse)
+//	links     per relevant file it imports or is imported by (WeightImport)
+//	          and per relevant file that uses a name it defines (WeightDefUse),
+//	          scaled by that file's relevance and capped at LinkCap
 //
 // Files judged relevant are those at or above the threshold in earlier cycles,
 // and in this cycle after a first pass without links, so one cycle already
@@ -54,10 +58,16 @@ import (
 // lifts a file to the 0.8-1.0 band.
 const (
 	// WeightBM25 scales the BM25F score relative to the best candidate.
-	WeightBM25 = 0.40
+	WeightBM25 = 0.45
 	// WeightCoverage scales the share of the task's keyword weight found in
-	// the file: breadth of match, which BM25 rewards only weakly.
-	WeightCoverage = 0.15
+	// the file (a variant of a word counts for it): breadth of match, which
+	// BM25 rewards only weakly.
+	WeightCoverage = 0.30
+	// VariantWeight weighs a variant of a task word in the lexical score.
+	VariantWeight = 0.7
+	// WeightSymbolTerm: the file defines a symbol named after one of the
+	// task's words (isTokenExpired for "token expiry"): the concept lives there.
+	WeightSymbolTerm = 0.15
 	// WeightPath: the task names the file's path; the strongest pointer there is.
 	WeightPath = 0.45
 	// WeightFrame: a stack-trace frame runs through the file.
@@ -75,10 +85,14 @@ const (
 	// WeightPathName: the file's name is one of the task's words (auth.ts for
 	// an authentication task): a naming convention most codebases keep.
 	WeightPathName = 0.10
-	// WeightImport: imports or is imported by a relevant file.
+	// WeightImport: imports or is imported by a relevant file, per such file
+	// (scaled by its relevance).
 	WeightImport = 0.10
-	// WeightDefUse: defines a name that a relevant file uses.
-	WeightDefUse = 0.15
+	// WeightDefUse: defines a name that a relevant file uses, per such file.
+	WeightDefUse = 0.12
+	// LinkCap bounds all links together: a hub imported by everything is not
+	// the target for that.
+	LinkCap = 0.30
 	// MaxGaps bounds the missing context listed per file.
 	MaxGaps = 3
 	// gapFloor: files below this relevance report no missing context.
@@ -93,6 +107,8 @@ type Options struct {
 	Threshold float64
 	// Demote sets the test and documentation demotion (shared with DISPATCH).
 	Demote search.Options
+	// NoLinks turns the link signals off (for ablation).
+	NoLinks bool
 }
 
 // Evaluator judges candidates of one task. Build one per retrieval with New;
@@ -102,11 +118,18 @@ type Evaluator struct {
 	task    *task.Task
 	anchors anchor.Set
 	opts    Options
-	// taskTerms maps each task keyword to its weight.
+	// taskTerms maps each task keyword to its weight; taskStems each stem of
+	// a plain task word to the word.
 	taskTerms map[string]float64
+	taskStems map[string]string
 	taskTotal float64
 	// lastFrame is the Order of the frame nearest the error.
 	lastFrame int
+	// query is the task's own terms (keywords and their variants), which
+	// every file is judged against, whatever the cycle's query added; best is
+	// the best BM25F score any indexed file gets for it.
+	query []index.Term
+	best  float64
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -114,14 +137,41 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	if opts.Threshold <= 0 {
 		opts.Threshold = loop.DefaultThreshold
 	}
-	e := &Evaluator{ix: ix, task: t, anchors: anchors, opts: opts, taskTerms: map[string]float64{}}
+	e := &Evaluator{ix: ix, task: t, anchors: anchors, opts: opts, taskTerms: map[string]float64{},
+		taskStems: map[string]string{}}
 	for _, k := range t.Keywords {
 		if k.Weight > e.taskTerms[k.Text] {
 			e.taskTotal += k.Weight - e.taskTerms[k.Text]
 			e.taskTerms[k.Text] = k.Weight
 		}
+		if st := tokenize.Stem(k.Text); st != k.Text || !strings.ContainsAny(k.Text, "._-") {
+			if _, ok := e.taskStems[st]; !ok {
+				e.taskStems[st] = k.Text
+			}
+		}
 	}
 	e.lastFrame = nearestFrame(t)
+	seen := map[string]bool{}
+	for _, k := range t.Keywords {
+		if !seen[k.Text] {
+			seen[k.Text] = true
+			e.query = append(e.query, index.Term{Text: k.Text, Weight: k.Weight})
+		}
+	}
+	for _, k := range t.Keywords {
+		if k.Origin != task.OriginWord {
+			continue
+		}
+		for _, v := range ix.Variants(k.Text) {
+			if !seen[v] {
+				seen[v] = true
+				e.query = append(e.query, index.Term{Text: v, Weight: k.Weight * VariantWeight})
+			}
+		}
+	}
+	if hits := ix.Search(e.query, nil, 1); len(hits) > 0 {
+		e.best = hits[0].Score
+	}
 	return e
 }
 
@@ -146,7 +196,8 @@ type contribution struct {
 type judged struct {
 	id      index.ID
 	cand    loop.Candidate
-	base    float64 // before links and demotion
+	lex     index.Hit // the file's score for the task's own terms
+	base    float64   // before links and demotion
 	signals []contribution
 	factor  float64
 	score   float64
@@ -154,9 +205,15 @@ type judged struct {
 
 // Evaluate implements loop.Evaluator.
 func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Evaluation, error) {
-	maxScore := 0.0
+	ids := map[index.ID]bool{}
 	for _, c := range in.Candidates {
-		maxScore = math.Max(maxScore, c.Score)
+		if id, ok := e.ix.Lookup(c.Path); ok {
+			ids[id] = true
+		}
+	}
+	lex := map[index.ID]index.Hit{}
+	for _, h := range e.ix.Search(e.query, func(id index.ID) bool { return ids[id] }, len(ids)) {
+		lex[h.ID] = h
 	}
 	js := make([]*judged, 0, len(in.Candidates))
 	for _, c := range in.Candidates {
@@ -167,8 +224,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		if !ok {
 			continue
 		}
-		j := &judged{id: id, cand: c, factor: e.opts.Demote.Factor(c.Path)}
-		e.baseSignals(j, maxScore)
+		j := &judged{id: id, cand: c, lex: lex[id], factor: e.opts.Demote.Factor(c.Path)}
+		e.baseSignals(j)
 		js = append(js, j)
 	}
 	// Relevant files for links: earlier judgments at or above the threshold,
@@ -201,7 +258,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	}
 	out := make([]loop.Evaluation, 0, len(js))
 	for _, j := range js {
-		e.linkSignals(j, relevant, uses)
+		if !e.opts.NoLinks {
+			e.linkSignals(j, relevant, uses)
+		}
 		total := 0.0
 		for _, s := range j.signals {
 			total += s.value
@@ -214,7 +273,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		if ev.MissingContext == nil {
 			ev.MissingContext = []string{}
 		}
-		if j.score >= e.opts.Threshold {
+		if j.score >= gapFloor {
 			ev.Learned = e.ix.Distinctive(j.id, learnedPerFile)
 		}
 		out = append(out, ev)
@@ -223,25 +282,34 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	return out, nil
 }
 
-func (e *Evaluator) baseSignals(j *judged, maxScore float64) {
+func (e *Evaluator) baseSignals(j *judged) {
 	add := func(label string, v float64) {
 		if v > 0.0005 {
 			j.signals = append(j.signals, contribution{label, v})
 		}
 	}
-	if maxScore > 0 && j.cand.Score > 0 {
-		r := j.cand.Score / maxScore
+	if e.best > 0 && j.lex.Score > 0 {
+		r := math.Min(1, j.lex.Score/e.best)
 		add(fmt.Sprintf("bm25 %.2f of best", r), WeightBM25*r)
 	}
 	if e.taskTotal > 0 {
-		covered, n := 0.0, 0
-		for _, m := range j.cand.Matched {
-			if w, ok := e.taskTerms[m]; ok {
-				covered += w
-				n++
+		got := map[string]bool{}
+		for _, m := range j.lex.Matched {
+			if t := e.taskTerm(m); t != "" {
+				got[t] = true
 			}
 		}
-		add(fmt.Sprintf("covers %d of %d task terms", n, len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
+		covered := 0.0
+		for t := range got {
+			covered += e.taskTerms[t]
+		}
+		add(fmt.Sprintf("covers %d of %d task terms", len(got), len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
+	}
+	for _, d := range e.ix.File(j.id).Defs {
+		if t := e.namedAfter(d.Name); t != "" {
+			add(fmt.Sprintf("defines %s (%q)", d.Name, t), WeightSymbolTerm)
+			break
+		}
 	}
 	anchorSum := 0.0
 	var anchorLabels []contribution
@@ -285,6 +353,27 @@ func (e *Evaluator) baseSignals(j *judged, maxScore float64) {
 	}
 }
 
+// taskTerm returns the task keyword that term is or is a variant of, or "".
+func (e *Evaluator) taskTerm(term string) string {
+	if _, ok := e.taskTerms[term]; ok {
+		return term
+	}
+	return e.taskStems[tokenize.Stem(term)]
+}
+
+// namedAfter returns the distinctive task word a symbol's name contains, or "".
+func (e *Evaluator) namedAfter(name string) string {
+	found := ""
+	tokenize.Identifier(name, func(t string) {
+		if found == "" && len(t) >= 4 && !tokenize.IsStopWord(t) {
+			if w := e.taskTerm(t); w != "" && !strings.ContainsAny(w, "._-") {
+				found = w
+			}
+		}
+	})
+	return found
+}
+
 // nameTerms returns a file stem's terms with a plural s dropped, so that
 // tokens.ts answers "token".
 func nameTerms(stem string) []string {
@@ -299,33 +388,39 @@ func nameTerms(stem string) []string {
 }
 
 func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses map[string][]index.ID) {
-	best, bestPeer := 0.0, index.ID(-1)
+	var links []contribution
+	seen := map[index.ID]bool{}
 	for _, peer := range e.ix.Imports(j.id) {
-		if r := relevant[peer]; r > best && peer != j.id {
-			best, bestPeer = r, peer
+		if r := relevant[peer]; r > 0 && peer != j.id && !seen[peer] {
+			seen[peer] = true
+			links = append(links, contribution{"imports " + path.Base(e.ix.File(peer).Path), WeightImport * r})
 		}
 	}
-	verb := "imports"
 	for _, peer := range e.ix.ImportedBy(j.id) {
-		if r := relevant[peer]; r > best && peer != j.id {
-			best, bestPeer, verb = r, peer, "imported by"
+		if r := relevant[peer]; r > 0 && peer != j.id && !seen[peer] {
+			seen[peer] = true
+			links = append(links, contribution{"imported by " + path.Base(e.ix.File(peer).Path), WeightImport * r})
 		}
 	}
-	if bestPeer >= 0 {
-		j.signals = append(j.signals, contribution{
-			fmt.Sprintf("%s %s (%.2f)", verb, path.Base(e.ix.File(bestPeer).Path), best), WeightImport * best})
-	}
-	bestUse, useName, usePeer := 0.0, "", index.ID(-1)
+	users := map[index.ID]bool{}
 	for _, d := range e.ix.File(j.id).Defs {
 		for _, peer := range uses[d.Name] {
-			if r := relevant[peer]; peer != j.id && r > bestUse {
-				bestUse, useName, usePeer = r, d.Name, peer
+			if r := relevant[peer]; peer != j.id && !users[peer] {
+				users[peer] = true
+				links = append(links, contribution{fmt.Sprintf("defines %s used by %s", d.Name, path.Base(e.ix.File(peer).Path)), WeightDefUse * r})
 			}
 		}
 	}
-	if usePeer >= 0 {
-		j.signals = append(j.signals, contribution{
-			fmt.Sprintf("defines %s used by %s", useName, path.Base(e.ix.File(usePeer).Path)), WeightDefUse * bestUse})
+	sort.SliceStable(links, func(a, b int) bool { return links[a].value > links[b].value })
+	sum := 0.0
+	for _, l := range links {
+		v := math.Min(l.value, LinkCap-sum)
+		if v <= 0.0005 {
+			break
+		}
+		sum += v
+		j.signals = append(j.signals, l)
+		j.signals[len(j.signals)-1].value = v
 	}
 }
 

@@ -2,7 +2,7 @@
 // task and each next query from the judgments of the last cycle.
 //
 // The first query holds the task's keywords (identifiers whole and split,
-// words with their stem variants that the repository actually uses), the
+// words with the variants of their stem that the repository uses), the
 // catch-all pattern, and focus areas for every file the task points at (paths,
 // stack-trace frames, module paths) and every symbol it names.
 //
@@ -42,7 +42,8 @@ const (
 	LearnedWeight = 0.35
 	// MaxLearned bounds the terms learned per cycle, so the query keeps its focus.
 	MaxLearned = 6
-	// StemWeight weighs a stem variant of a task word ("limit" for "limiting").
+	// StemWeight weighs a variant of a task word ("limit" for "limiting"):
+	// likely the same concept, but not the word the task chose.
 	StemWeight = 0.7
 	// AssocWeight scales an associated term by its association score.
 	AssocWeight = 0.5
@@ -68,6 +69,8 @@ const (
 type Options struct {
 	Threshold float64
 	MinFiles  int
+	// NoAssociations turns the co-occurrence terms off (for ablation).
+	NoAssociations bool
 }
 
 // Refiner builds queries for one task. It is safe for concurrent use.
@@ -104,8 +107,8 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 		if k.Origin != task.OriginWord {
 			continue
 		}
-		for _, v := range stems(k.Text) {
-			if !have[v] && r.ix.DocFreq(v) > 0 {
+		for _, v := range r.ix.Variants(k.Text) {
+			if !have[v] {
 				have[v] = true
 				q.Keywords = append(q.Keywords, loop.Keyword{Term: v, Weight: k.Weight * StemWeight, Origin: "stem"})
 			}
@@ -138,48 +141,6 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 		q.FocusAreas = append(q.FocusAreas, loop.FocusSymbol+n)
 	}
 	return q, ctx.Err()
-}
-
-// stems returns plausible stem variants of an English word: limiting → limit,
-// tokens → token, expired → expire, expiry → expir(e)… Only variants the
-// repository uses are kept by the caller.
-func stems(w string) []string {
-	var out []string
-	add := func(s string) {
-		if len(s) >= 3 && s != w {
-			out = append(out, s)
-		}
-	}
-	switch {
-	case strings.HasSuffix(w, "ies"):
-		add(w[:len(w)-3] + "y")
-	case strings.HasSuffix(w, "es"):
-		add(w[:len(w)-2])
-		add(w[:len(w)-1])
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		add(w[:len(w)-1])
-	case strings.HasSuffix(w, "ing"):
-		add(w[:len(w)-3])
-		add(w[:len(w)-3] + "e")
-	case strings.HasSuffix(w, "ed"):
-		add(w[:len(w)-2])
-		add(w[:len(w)-1])
-	case strings.HasSuffix(w, "ation"):
-		add(w[:len(w)-5] + "e")
-		add(w[:len(w)-5])
-	case strings.HasSuffix(w, "y"):
-		add(w[:len(w)-1] + "e")
-		add(w[:len(w)-1] + "ies")
-	}
-	if !strings.HasSuffix(w, "s") {
-		add(w + "s")
-	}
-	if strings.HasSuffix(w, "e") {
-		add(w + "r")
-	} else {
-		add(w + "er")
-	}
-	return out
 }
 
 var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)
@@ -323,7 +284,7 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	}
 
 	// When the task's words found little, use the repository's associations.
-	if relevant < r.opts.MinFiles {
+	if relevant < r.opts.MinFiles && !r.opts.NoAssociations {
 		for _, a := range r.associate(have) {
 			ref.AddedKeywords = append(ref.AddedKeywords, a.term)
 			ref.Associations = append(ref.Associations, a.note)
