@@ -1,0 +1,475 @@
+package walk
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fixture writes files (path -> content) under a new temp dir. A content
+// starting with "->" makes a symlink to the rest.
+func fixture(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(c, "->"); ok {
+			if err := os.Symlink(target, full); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if strings.HasSuffix(p, "/") {
+			continue
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// run walks root and returns the indexed paths and "path reason" skips.
+func run(t testing.TB, root string, opts Options) (files, skips []string) {
+	t.Helper()
+	err := Walk(context.Background(), root, opts, func(f File) error {
+		files = append(files, f.Path)
+		return nil
+	}, func(s Skip) {
+		skips = append(skips, s.Path+" "+s.Reason.String())
+	})
+	if err != nil {
+		t.Fatalf("Walk: %v", err)
+	}
+	return files, skips
+}
+
+func TestWalk(t *testing.T) {
+	big := strings.Repeat("x", DefaultMaxFileSize+1)
+	root := fixture(t, map[string]string{
+		".gitignore":               "*.log\n!keep.log\nbuild/\n/rootonly.txt\n",
+		".git/config":              "[core]\n",
+		".github/workflows/ci.yml": "on: push\n",
+		".honeignore":              "secret/\n",
+		".ignore":                  "scratch.txt\n",
+		"a.txt":                    "a\n",
+		"a/b.py":                   "b = 1\n",
+		"a0.txt":                   "a0\n",
+		"app.log":                  "log\n",
+		"keep.log":                 "keep\n",
+		"rootonly.txt":             "x\n",
+		"build/out.js":             "x\n",
+		"scratch.txt":              "x\n",
+		"secret/key.txt":           "x\n",
+		"sub/.gitignore":           "*.tmp\n!important.log\n",
+		"sub/rootonly.txt":         "kept: anchored pattern is for the root only\n",
+		"sub/x.tmp":                "x\n",
+		"sub/important.log":        "re-included by the deeper file\n",
+		"sub/other.log":            "x\n",
+		"sub/deep/y.tmp":           "x\n",
+		"vendor/lib.go":            "package lib\n",
+		"node_modules/m/i.js":      "x\n",
+		"pkg/third_party/t.c":      "int x;\n",
+		"env/pyvenv.cfg":           "home = /usr\n",
+		"env/lib/site.py":          "x\n",
+		"__pycache__/a.pyc":        "x\n",
+		"package-lock.json":        "{}\n",
+		"static/app.min.js":        "x\n",
+		"static/app.js.map":        "{}\n",
+		"img/logo.png":             "\x89PNG",
+		"huge.txt":                 big,
+		"link.txt":                 "->a.txt",
+		"linkdir":                  "->a",
+		"loop1":                    "->loop2",
+		"loop2":                    "->loop1",
+		"dangling":                 "->nowhere.txt",
+		"outside":                  "->/etc/hostname",
+		"up":                       "->../",
+		"empty/":                   "",
+	})
+	files, skips := run(t, root, Options{})
+	wantFiles := []string{
+		".github/workflows/ci.yml", ".gitignore", ".honeignore", ".ignore",
+		"a.txt", "a/b.py", "a0.txt", "keep.log", "link.txt",
+		"sub/.gitignore", "sub/important.log", "sub/rootonly.txt",
+	}
+	if diff := cmp.Diff(wantFiles, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	wantSkips := []string{
+		".git/ vcs",
+		"__pycache__/ generated",
+		"app.log ignored",
+		"build/ ignored",
+		"dangling symlink",
+		"env/ vendored",
+		"huge.txt huge",
+		"img/logo.png binary",
+		"linkdir symlink",
+		"loop1 symlink",
+		"loop2 symlink",
+		"node_modules/ vendored",
+		"outside symlink",
+		"package-lock.json generated",
+		"pkg/third_party/ vendored",
+		"rootonly.txt ignored",
+		"scratch.txt ignored",
+		"secret/ ignored",
+		"static/app.js.map generated",
+		"static/app.min.js generated",
+		"sub/deep/y.tmp ignored",
+		"sub/other.log ignored",
+		"sub/x.tmp ignored",
+		"up symlink",
+		"vendor/ vendored",
+	}
+	if diff := cmp.Diff(wantSkips, skips); diff != "" {
+		t.Errorf("skips (-want +got):\n%s", diff)
+	}
+
+	t.Run("order", func(t *testing.T) {
+		var all []string
+		err := Walk(context.Background(), root, Options{}, func(f File) error {
+			all = append(all, f.Path)
+			return nil
+		}, func(s Skip) { all = append(all, strings.TrimSuffix(s.Path, "/")) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sort.StringsAreSorted(all) {
+			t.Errorf("paths not in lexical order: %q", all)
+		}
+	})
+
+	t.Run("include vendored", func(t *testing.T) {
+		files, _ := run(t, root, Options{IncludeVendored: true})
+		for _, want := range []string{"vendor/lib.go", "node_modules/m/i.js", "pkg/third_party/t.c", "env/lib/site.py"} {
+			if !contains(files, want) {
+				t.Errorf("IncludeVendored: %s missing from %q", want, files)
+			}
+		}
+	})
+
+	t.Run("max size", func(t *testing.T) {
+		files, skips := run(t, root, Options{MaxFileSize: 1})
+		if contains(files, "a/b.py") || !contains(skips, "a/b.py huge") {
+			t.Errorf("MaxFileSize 1: a/b.py not skipped as huge: %q", skips)
+		}
+	})
+
+	t.Run("details", func(t *testing.T) {
+		got := map[string]string{}
+		_ = Walk(context.Background(), root, Options{}, func(File) error { return nil }, func(s Skip) { got[s.Path] = s.Detail })
+		want := map[string]string{
+			"app.log":      ".gitignore:1: *.log",
+			"sub/x.tmp":    "sub/.gitignore:1: *.tmp",
+			"secret/":      ".honeignore:1: secret/",
+			"loop1":        "symlink loop",
+			"dangling":     "dangling symlink",
+			"outside":      "points outside the repository",
+			"linkdir":      "symlink to a directory (not followed)",
+			"vendor/":      "dependency directory vendor/",
+			"img/logo.png": "binary file type .png",
+		}
+		for p, d := range want {
+			if got[p] != d {
+				t.Errorf("detail of %s = %q, want %q", p, got[p], d)
+			}
+		}
+	})
+
+	t.Run("file fields", func(t *testing.T) {
+		var f File
+		_ = Walk(context.Background(), root, Options{}, func(x File) error {
+			if x.Path == "a/b.py" {
+				f = x
+			}
+			return nil
+		}, nil)
+		if f.Abs != filepath.Join(root, "a", "b.py") || f.Size != 6 || f.ModTime == 0 || f.Inode == 0 {
+			t.Errorf("File = %+v", f)
+		}
+	})
+}
+
+func TestWalkGitInfoExclude(t *testing.T) {
+	root := fixture(t, map[string]string{
+		".git/info/exclude": "local.txt\n",
+		"local.txt":         "x\n",
+		"main.go":           "package main\n",
+	})
+	files, skips := run(t, root, Options{})
+	if diff := cmp.Diff([]string{"main.go"}, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{".git/ vcs", "local.txt ignored"}, skips); diff != "" {
+		t.Errorf("skips (-want +got):\n%s", diff)
+	}
+}
+
+func TestWalkUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads everything")
+	}
+	root := fixture(t, map[string]string{"ok.txt": "x\n", "secret.txt": "x\n", "locked/f.txt": "x\n"})
+	if err := os.Chmod(filepath.Join(root, "secret.txt"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(root, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(root, "locked"), 0o755) })
+	files, skips := run(t, root, Options{})
+	if diff := cmp.Diff([]string{"ok.txt"}, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"locked/ unreadable", "secret.txt unreadable"}, skips); diff != "" {
+		t.Errorf("skips (-want +got):\n%s", diff)
+	}
+}
+
+func TestWalkSpecialFile(t *testing.T) {
+	root := fixture(t, map[string]string{"ok.txt": "x\n"})
+	if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	files, skips := run(t, root, Options{})
+	if !cmp.Equal([]string{"ok.txt"}, files) || !cmp.Equal([]string{"pipe unreadable"}, skips) {
+		t.Errorf("files %q skips %q", files, skips)
+	}
+}
+
+func TestWalkErrors(t *testing.T) {
+	root := fixture(t, map[string]string{"a.txt": "a", "b.txt": "b"})
+	tests := []struct {
+		name string
+		root string
+		want string
+	}{
+		{"missing root", filepath.Join(root, "nope"), "no such file"},
+		{"root is a file", filepath.Join(root, "a.txt"), "not a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Walk(context.Background(), tt.root, Options{}, func(File) error { return nil }, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "walk: ") {
+				t.Errorf("Walk(%s) = %v, want error containing %q", tt.root, err, tt.want)
+			}
+		})
+	}
+
+	t.Run("fn error stops", func(t *testing.T) {
+		stop := errors.New("stop")
+		n := 0
+		err := Walk(context.Background(), root, Options{}, func(File) error { n++; return stop }, nil)
+		if !errors.Is(err, stop) || n != 1 {
+			t.Errorf("Walk = %v after %d files, want stop after 1", err, n)
+		}
+	})
+
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		err := Walk(ctx, root, Options{}, func(File) error { return nil }, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Walk(cancelled) = %v, want context.Canceled", err)
+		}
+	})
+
+	t.Run("symlinked root", func(t *testing.T) {
+		link := filepath.Join(t.TempDir(), "r")
+		if err := os.Symlink(root, link); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := run(t, link, Options{})
+		if !cmp.Equal([]string{"a.txt", "b.txt"}, files) {
+			t.Errorf("files = %q", files)
+		}
+	})
+}
+
+func TestSkipReasonString(t *testing.T) {
+	want := map[SkipReason]string{
+		SkipIgnored: "ignored", SkipHidden: "vcs", SkipBinary: "binary", SkipHuge: "huge",
+		SkipGenerated: "generated", SkipVendored: "vendored", SkipUnreadable: "unreadable",
+		SkipSymlink: "symlink", SkipEncoding: "encoding", 0: "SkipReason(0)",
+	}
+	for r, s := range want {
+		if r.String() != s {
+			t.Errorf("SkipReason(%d).String() = %q, want %q", int(r), r.String(), s)
+		}
+	}
+}
+
+func utf16le(s string, bom bool) []byte {
+	var b []byte
+	if bom {
+		b = []byte{0xFF, 0xFE}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+func utf16be(s string) []byte {
+	b := []byte{0xFE, 0xFF}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u>>8), byte(u))
+	}
+	return b
+}
+
+func TestSniff(t *testing.T) {
+	code := "def f():\n    return 1\n"
+	tests := []struct {
+		name     string
+		path     string
+		content  []byte
+		wantText string // "" means the content itself
+		reason   SkipReason
+	}{
+		{"plain", "a.py", []byte(code), "", 0},
+		{"empty", "a.py", nil, "", 0},
+		{"utf-8 bom dropped", "a.py", append([]byte{0xEF, 0xBB, 0xBF}, code...), code, 0},
+		{"utf-16le bom", "a.cs", utf16le("class Ä {}\n", true), "class Ä {}\n", 0},
+		{"utf-16be bom", "a.cs", utf16be("class Ä {}\n"), "class Ä {}\n", 0},
+		{"utf-16 without bom is binary", "a.cs", utf16le("class A {}\n", false), "", SkipBinary},
+		{"utf-32", "a.txt", []byte{0xFF, 0xFE, 0, 0, 'a', 0, 0, 0}, "", SkipEncoding},
+		{"nul byte", "a.bin", []byte("ELF\x00\x01\x02"), "", SkipBinary},
+		{"control bytes", "a.bin", bytes.Repeat([]byte("\x01\x02\x03abc"), 100), "", SkipBinary},
+		{"latin-1 kept", "a.py", []byte("# caf\xe9 na\xefve\nx = 1\n"), "# café naïve\nx = 1\n", 0},
+		{"cp1252 quotes", "a.txt", []byte("\x93quoted\x94\n"), "“quoted”\n", 0},
+		{"one bad byte in utf-8", "a.py", []byte("s = 'é'\n# \xff\n"), "s = 'é'\n# ÿ\n", 0},
+		{"mostly invalid", "a.dat", bytes.Repeat([]byte{0xC3, 0xFF, 0xFE, 0x81, 'a'}, 200), "", SkipEncoding},
+		{"go generated", "a.go", []byte("// Code generated by stringer; DO NOT EDIT.\n\npackage a\n"), "", SkipGenerated},
+		{"generated after license", "a.go", []byte("// Copyright 2020\n// license\n\n// Code generated by protoc-gen-go. DO NOT EDIT.\npackage a\n"), "", SkipGenerated},
+		{"@generated", "a.js", []byte("/**\n * @generated\n */\nvar a;\n"), "", SkipGenerated},
+		{"autogenerated", "a.py", []byte("# This file is autogenerated by pip-compile\nx=1\n"), "", SkipGenerated},
+		{"marker too late", "a.py", []byte(strings.Repeat("x = 1\n", 20) + "# DO NOT EDIT\n"), "", 0},
+		{"django migration kept", "m.py", []byte("# Generated by Django 2.2 on 2019-01-01\nfrom django.db import migrations\n"), "", 0},
+		{"minified", "app.js", []byte(strings.Repeat("var a=1;", 1000) + "\n"), "", SkipGenerated},
+		{"long prose lines kept", "doc.md", []byte(strings.Repeat("word ", 1000) + "\n"), "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, reason, detail, skip := Sniff(tt.path, tt.content)
+			if reason != tt.reason || skip != (tt.reason != 0) {
+				t.Fatalf("Sniff(%q) = %v %q skip=%v, want %v", tt.content[:min(len(tt.content), 40)], reason, detail, skip, tt.reason)
+			}
+			if skip && detail == "" {
+				t.Errorf("Sniff: skip without detail")
+			}
+			want := tt.wantText
+			if want == "" {
+				want = string(tt.content)
+			}
+			if tt.reason == 0 && string(text) != want {
+				t.Errorf("Sniff text = %q, want %q", text, want)
+			}
+			if tt.reason == 0 && !utf8.Valid(text) {
+				t.Errorf("Sniff text is not UTF-8: %q", text)
+			}
+		})
+	}
+}
+
+// FuzzIgnore walks a fixed tree under fuzzed .gitignore and .ignore files:
+// the walk must never fail or panic, every path must be repository-relative
+// and inside the root, files must come in lexical order, and a file must
+// never be both indexed and skipped.
+func FuzzIgnore(f *testing.F) {
+	f.Add("*.log\n!keep.log\n", "build/\n")
+	f.Add("/a\n**/b/**\n\\!x\n", "")
+	f.Add("[a-\n\\\n!\n/\n**\n***\n", "a/**/b\n!*/\n")
+	f.Add("\r\n\x00*\r\n", "#\n \\ \n")
+	tree := map[string]string{
+		"a/b/c.txt": "x", "a/keep.log": "x", "x.log": "x", "build/o.js": "x",
+		"!x": "x", "sp ace.txt": "x", "a/b/d/e.go": "x", ".hidden/h.txt": "x",
+	}
+	root := fixture(f, tree)
+	f.Fuzz(func(t *testing.T, gitignore, ignore string) {
+		if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(gitignore), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "a", ".ignore"), []byte(ignore), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		var files []string
+		err := Walk(context.Background(), root, Options{}, func(fl File) error {
+			files = append(files, fl.Path)
+			check(t, root, fl.Path)
+			if !strings.HasPrefix(fl.Abs, root+string(filepath.Separator)) {
+				t.Errorf("Abs %q outside root %q", fl.Abs, root)
+			}
+			seen[fl.Path] = true
+			return nil
+		}, func(s Skip) {
+			check(t, root, strings.TrimSuffix(s.Path, "/"))
+			if seen[s.Path] {
+				t.Errorf("%s both indexed and skipped", s.Path)
+			}
+		})
+		if err != nil {
+			t.Fatalf("Walk: %v", err)
+		}
+		if !sort.StringsAreSorted(files) {
+			t.Errorf("not sorted: %q", files)
+		}
+	})
+}
+
+func check(t *testing.T, root, p string) {
+	t.Helper()
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || filepath.Clean(p) != filepath.FromSlash(p) || strings.HasPrefix(p, "..") {
+		t.Errorf("bad path %q", p)
+	}
+	if _, err := os.Lstat(filepath.Join(root, p)); err != nil {
+		t.Errorf("path %q does not exist: %v", p, err)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func BenchmarkSniff(b *testing.B) {
+	src := bytes.Repeat([]byte("def f(x):\n    return x + 1  # café\n"), 1000)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Sniff("a.py", src)
+	}
+}
+
+// BenchmarkWalk walks the tree at $HONE_BENCH_ROOT (e.g. a django checkout).
+func BenchmarkWalk(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set HONE_BENCH_ROOT to a repository")
+	}
+	for b.Loop() {
+		n := 0
+		if err := Walk(context.Background(), root, Options{}, func(File) error { n++; return nil }, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(n), "files")
+	}
+}
