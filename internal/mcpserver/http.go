@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultHTTPAddr is where ServeHTTP listens when addr is "".
+const DefaultHTTPAddr = "127.0.0.1:7777"
+
+// HTTPPath is the endpoint of the streamable HTTP transport:
+// http://127.0.0.1:7777/mcp by default.
+const HTTPPath = "/mcp"
+
+// ErrRemoteBind refuses a non-loopback listen address without AllowRemote.
+var ErrRemoteBind = errors.New("mcpserver: refusing to listen on a non-loopback address (the server has no authentication); pass --allow-remote to do it anyway")
+
+// ServeHTTP runs the server on streamable HTTP at addr (host:port; "" means
+// DefaultHTTPAddr) until ctx is done. The endpoint is HTTPPath. A host that is
+// not a loopback address (127.0.0.0/8, ::1, localhost) is refused unless
+// opts.AllowRemote is set. Logs go to stderr unless opts.Logger is set.
+func ServeHTTP(ctx context.Context, addr string, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = stderrLogger()
+	}
+	if addr == "" {
+		addr = DefaultHTTPAddr
+	}
+	if err := checkBind(addr, opts.AllowRemote); err != nil {
+		return err
+	}
+	s, err := New(opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcpserver: %w", err)
+	}
+	go s.Warm(ctx)
+	s.log.Info("hone mcp: listening", "url", "http://"+ln.Addr().String()+HTTPPath, "repo", s.baseDir)
+	return s.serveHTTP(ctx, ln)
+}
+
+// Handler returns the streamable HTTP handler of the server.
+func (s *Server) Handler() http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.opts.SessionTTL})
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, h)
+	return http.NewCrossOriginProtection().Handler(mux)
+}
+
+func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("mcpserver: %w", err)
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		return fmt.Errorf("mcpserver: shutdown: %w", err)
+	}
+	return nil
+}
+
+// checkBind refuses a non-loopback host unless allowRemote.
+func checkBind(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("mcpserver: listen address %q: %w (want host:port, e.g. %s)", addr, err, DefaultHTTPAddr)
+	}
+	if allowRemote || isLoopback(host) {
+		return nil
+	}
+	return fmt.Errorf("%w: %q", ErrRemoteBind, addr)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,327 @@
+// Package mcpserver serves hone to coding agents over the Model Context
+// Protocol (MCP), on stdio or on streamable HTTP.
+//
+// Four tools cover two ways of using the retrieval loop:
+//
+//   - retrieve_context runs the whole loop with hone's local evaluator and
+//     returns the files that matter, ranked, with the loop's trace (the same
+//     JSON as `hone --json`), plus a Markdown context pack when a token budget
+//     is given. One call; the agent then reads the files it was given.
+//   - search runs a single DISPATCH of the agent's own keywords and globs.
+//   - start and judge expose the loop one step at a time, with the agent as the
+//     Evaluator: start returns the first candidates with short excerpts, the
+//     agent scores each (relevance 0..1, a reason, missing context) and sends
+//     the scores with judge, which refines the query and returns the next
+//     candidates, or the result when the loop stops.
+//
+// The server keeps every repository it has opened warm in memory, keyed by
+// absolute path, and refreshes its index (incrementally) before each call, so
+// that edits between calls are seen. Stepwise sessions live in memory too; they
+// expire after an idle TTL and their number is capped (the least recently used
+// goes first).
+//
+// Bad input is a tool error (a result with IsError set and a sentence saying
+// what to do), never a protocol error: an empty task, a repository that does
+// not exist, an unknown session, a judged path outside the repository. Logs go
+// to the Logger (stderr in Serve); on stdio, stdout carries only JSON-RPC.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/loop"
+)
+
+// Defaults of Options.
+const (
+	// DefaultSessionTTL is long enough for an agent to read excerpts and think,
+	// short enough that abandoned sessions do not pile up.
+	DefaultSessionTTL = 30 * time.Minute
+	// DefaultMaxSessions bounds the memory held by stepwise sessions.
+	DefaultMaxSessions = 64
+	// DefaultMaxRepos bounds the number of indexes held warm.
+	DefaultMaxRepos = 8
+)
+
+// Options configure a Server. The zero value serves the working directory.
+type Options struct {
+	// Repo is the default repository, used when a call names none; "" means the
+	// working directory.
+	Repo string
+	// Open is passed to hone.Open for every repository (cache directory, file
+	// size limit, vendored code). Its Logger defaults to Logger.
+	Open hone.Options
+	// SessionTTL is how long an idle stepwise session lives (0: 30 min).
+	SessionTTL time.Duration
+	// MaxSessions caps the live stepwise sessions (0: 64).
+	MaxSessions int
+	// MaxRepos caps the repositories held open (0: 8).
+	MaxRepos int
+	// AllowRemote lets ServeHTTP listen on a non-loopback address. The server
+	// has no authentication: anyone who reaches the port can read the code.
+	AllowRemote bool
+	// Logger receives the server's logs; nil discards them (Serve and ServeHTTP
+	// default to stderr).
+	Logger *slog.Logger
+	// Clock returns the time, for session expiry (nil: time.Now).
+	Clock func() time.Time
+	// Version is reported to clients (default "dev").
+	Version string
+	// Stdin and Stdout replace os.Stdin and os.Stdout in Serve.
+	Stdin  io.Reader
+	Stdout io.Writer
+
+	// open replaces hone.Open in tests.
+	open func(ctx context.Context, dir string, opts hone.Options) (backend, error)
+}
+
+// backend is what the server uses of an opened repository; *hone.Repo
+// satisfies it.
+type backend interface {
+	Root() string
+	Refresh(ctx context.Context) error
+	Retrieve(ctx context.Context, task string, opts hone.RetrieveOptions) (*hone.Result, error)
+	Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error)
+	Start(ctx context.Context, task string, opts hone.RetrieveOptions) (*loop.Session, error)
+	View(path string, terms []string, budget int) (string, error)
+	Pack(res *hone.Result, budget int) (string, error)
+}
+
+func openHone(ctx context.Context, dir string, opts hone.Options) (backend, error) {
+	r, err := hone.Open(ctx, dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Server is hone's MCP server: the tools, the warm repositories and the
+// stepwise sessions. It is safe for concurrent use.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	baseDir string // absolute default repository directory
+	mcp     *mcp.Server
+
+	repos    *repoCache
+	sessions *sessionStore
+}
+
+// New builds a Server. It checks that the default repository is a directory
+// but does not index it yet (see Warm).
+func New(opts Options) (*Server, error) {
+	if opts.SessionTTL <= 0 {
+		opts.SessionTTL = DefaultSessionTTL
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxRepos <= 0 {
+		opts.MaxRepos = DefaultMaxRepos
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.open == nil {
+		opts.open = openHone
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Open.Logger == nil {
+		opts.Open.Logger = log
+	}
+	dir := opts.Repo
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: working directory: %w", err)
+		}
+		dir = wd
+	}
+	abs, err := canonicalDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: default repository: %w", err)
+	}
+	s := &Server{opts: opts, log: log, baseDir: abs,
+		repos:    newRepoCache(opts.MaxRepos, opts.Open, opts.open, log),
+		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock)}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hone", Title: "hone: context retrieval for coding agents",
+		Version: opts.Version}, &mcp.ServerOptions{Logger: log, Instructions: instructions})
+	s.addTools()
+	return s, nil
+}
+
+// MCP returns the underlying MCP server, to run on any transport.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Warm opens the default repository, so that the first call finds its index
+// ready. Errors are logged, not returned: the calls report them.
+func (s *Server) Warm(ctx context.Context) {
+	start := time.Now()
+	if _, err := s.repos.get(ctx, s.baseDir, false); err != nil {
+		s.log.Warn("hone mcp: cannot open the default repository", "repo", s.baseDir, "err", err)
+		return
+	}
+	s.log.Info("hone mcp: repository ready", "repo", s.baseDir, "ms", time.Since(start).Milliseconds())
+}
+
+// Serve runs the server on stdin/stdout until the client disconnects or ctx
+// is done. Logs go to stderr unless opts.Logger is set.
+func Serve(ctx context.Context, opts Options) error {
+	if opts.Logger == nil {
+		opts.Logger = stderrLogger()
+	}
+	s, err := New(opts)
+	if err != nil {
+		return err
+	}
+	var t mcp.Transport = &mcp.StdioTransport{}
+	if opts.Stdin != nil || opts.Stdout != nil {
+		in, out := opts.Stdin, opts.Stdout
+		if in == nil {
+			in = os.Stdin
+		}
+		if out == nil {
+			out = os.Stdout
+		}
+		t = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	}
+	go s.Warm(ctx)
+	if err := s.mcp.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("mcpserver: %w", err)
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+func stderrLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// canonicalDir returns dir as an absolute path with symlinks resolved, and
+// checks that it is a directory.
+func canonicalDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", fmt.Errorf("%s: %w", abs, hone.ErrNoRepo)
+	case errors.Is(err, os.ErrPermission):
+		return "", fmt.Errorf("%s: %w", abs, hone.ErrUnreadable)
+	case err != nil:
+		return "", err
+	case !fi.IsDir():
+		return "", fmt.Errorf("%s: %w", abs, hone.ErrNotDir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", err
+	}
+	return real, nil
+}
+
+// repoCache holds opened repositories by canonical path, least recently used
+// first out.
+type repoCache struct {
+	max  int
+	opts hone.Options
+	open func(context.Context, string, hone.Options) (backend, error)
+	log  *slog.Logger
+
+	mu    sync.Mutex
+	tick  int64
+	repos map[string]*repoEntry
+}
+
+type repoEntry struct {
+	ready   chan struct{} // closed once repo/err are set
+	repo    backend
+	err     error
+	lastUse int64
+}
+
+func newRepoCache(max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
+	return &repoCache{max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
+}
+
+// get returns the repository at the canonical path dir, opening it on first
+// use. With refresh, an already open repository is brought up to date first.
+func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend, error) {
+	c.mu.Lock()
+	c.tick++
+	e, ok := c.repos[dir]
+	if ok {
+		e.lastUse = c.tick
+		c.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err != nil {
+			return nil, e.err
+		}
+		if refresh {
+			if err := e.repo.Refresh(ctx); err != nil {
+				return nil, fmt.Errorf("refresh %s: %w", dir, err)
+			}
+		}
+		return e.repo, nil
+	}
+	e = &repoEntry{ready: make(chan struct{}), lastUse: c.tick}
+	c.repos[dir] = e
+	c.evictLocked()
+	c.mu.Unlock()
+
+	start := time.Now()
+	// The open outlives a cancelled call: a later call will want the index.
+	e.repo, e.err = c.open(context.WithoutCancel(ctx), dir, c.opts)
+	close(e.ready)
+	if e.err != nil {
+		c.mu.Lock()
+		if c.repos[dir] == e {
+			delete(c.repos, dir) // let a later call retry
+		}
+		c.mu.Unlock()
+		return nil, e.err
+	}
+	c.log.Info("hone mcp: opened repository", "repo", dir, "ms", time.Since(start).Milliseconds())
+	return e.repo, nil
+}
+
+// evictLocked drops the least recently used repositories beyond the cap.
+func (c *repoCache) evictLocked() {
+	for len(c.repos) > c.max {
+		var oldest string
+		var at int64 = -1
+		for k, e := range c.repos {
+			if at < 0 || e.lastUse < at {
+				oldest, at = k, e.lastUse
+			}
+		}
+		delete(c.repos, oldest)
+		c.log.Info("hone mcp: closed repository (cache full)", "repo", oldest)
+	}
+}

@@ -1,0 +1,549 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/loop"
+)
+
+// Limits of the tools' inputs and outputs.
+const (
+	// stepCandidates is the number of candidates start and judge show per
+	// cycle: enough for recall, few enough for an agent to judge with care.
+	stepCandidates = 15
+	// maxStepCandidates bounds max_candidates (the loop's own default).
+	maxStepCandidates = loop.DefaultCandidates
+	// excerptTokens is the size of one candidate's excerpt: its definitions and
+	// the lines matching the query, enough to judge relevance.
+	excerptTokens = 300
+	// defaultSearchLimit and maxSearchLimit bound search's answer.
+	defaultSearchLimit = 20
+	maxSearchLimit     = 200
+	// maxCycles bounds max_cycles: the loop converges in 2-3 cycles.
+	maxCycles = 10
+	// maxBudgetTokens bounds budget_tokens (a pack larger than this does not
+	// fit a model's context anyway).
+	maxBudgetTokens = 200_000
+)
+
+const instructions = `hone finds the files of this repository that matter for a coding task.
+Call retrieve_context with the task in plain words before reading code: it returns the relevant files, best first, with a relevance in [0,1] and the reason, and a Markdown pack of their key parts when you give budget_tokens.
+Use start and judge instead when you want to judge the candidates yourself, and search for one keyword look-up.`
+
+// RetrieveInput is the input of retrieve_context.
+type RetrieveInput struct {
+	Task         string  `json:"task" jsonschema:"the coding task in plain words, as a user would state it (an issue title and body, a bug report, a feature request); stack traces and identifiers help"`
+	Repo         string  `json:"repo,omitempty" jsonschema:"repository directory, absolute or relative to the server's default repository; omit to use the default repository"`
+	MaxCycles    int     `json:"max_cycles,omitempty" jsonschema:"maximum DISPATCH-EVALUATE-REFINE cycles (default 3, at most 10)"`
+	Threshold    float64 `json:"threshold,omitempty" jsonschema:"relevance in (0,1] a file needs to be listed in files (default 0.7)"`
+	BudgetTokens int     `json:"budget_tokens,omitempty" jsonschema:"when set, also return pack: a Markdown context pack of the relevant files' key parts within about this many tokens"`
+	IncludeTests bool    `json:"include_tests,omitempty" jsonschema:"do not down-weight test files (they are kept anyway when the task is about tests)"`
+}
+
+// Result is a retrieval's answer, with the keys of `hone --json`.
+type Result struct {
+	Task    string      `json:"task" jsonschema:"the task as given"`
+	Files   []File      `json:"files" jsonschema:"the files at or above the threshold, best first: read these"`
+	Ranked  []File      `json:"ranked" jsonschema:"every judged file, best first, merged across cycles"`
+	Cycles  []Cycle     `json:"cycles" jsonschema:"the trace of each cycle: its query, candidates and judgments, and how the query was refined"`
+	Stopped string      `json:"stopped" jsonschema:"why the loop stopped"`
+	Stats   *hone.Stats `json:"stats,omitempty" jsonschema:"files indexed and time spent"`
+	Pack    string      `json:"pack,omitempty" jsonschema:"Markdown context pack of the relevant files (only when budget_tokens was given)"`
+}
+
+// File is one judged file.
+type File struct {
+	Path           string   `json:"path" jsonschema:"repository-relative path with forward slashes"`
+	Relevance      float64  `json:"relevance" jsonschema:"0.8-1 implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant"`
+	Reason         string   `json:"reason" jsonschema:"why the file is relevant (the local evaluator lists its signals and weights)"`
+	MissingContext []string `json:"missing_context" jsonschema:"what the file refers to that was not found yet"`
+}
+
+// Cycle is the trace of one cycle.
+type Cycle struct {
+	N           int         `json:"cycle" jsonschema:"cycle number, from 1"`
+	Query       Query       `json:"query" jsonschema:"the query this cycle ran"`
+	Candidates  int         `json:"candidates" jsonschema:"number of candidates the query proposed"`
+	Evaluations []File      `json:"evaluations" jsonschema:"the judgments of this cycle, best first"`
+	Refinement  *Refinement `json:"refinement" jsonschema:"what the next query changed and why (null for the last cycle)"`
+}
+
+// Query is a DISPATCH query as the trace shows it.
+type Query struct {
+	Patterns   []string `json:"patterns" jsonschema:"path globs a candidate must match (empty: every file)"`
+	Keywords   []string `json:"keywords" jsonschema:"terms that rank the candidates"`
+	Excludes   []string `json:"excludes" jsonschema:"globs or paths never proposed"`
+	FocusAreas []string `json:"focus_areas" jsonschema:"targets such as file:PATH, symbol:NAME, dir:PATH/"`
+}
+
+// Refinement records a REFINE step.
+type Refinement struct {
+	AddedKeywords []string `json:"added_keywords" jsonschema:"terms added to the query"`
+	AddedPatterns []string `json:"added_patterns" jsonschema:"globs added to the query"`
+	Excluded      []string `json:"excluded" jsonschema:"paths excluded as not relevant"`
+	AddedFocus    []string `json:"added_focus" jsonschema:"focus areas added for missing context"`
+	Associations  []string `json:"associations" jsonschema:"the repository's own terms used for the task's words"`
+	Why           []string `json:"why" jsonschema:"one line per change"`
+}
+
+// SearchInput is the input of search.
+type SearchInput struct {
+	Keywords []string `json:"keywords,omitempty" jsonschema:"words or identifiers to rank files by (e.g. token, expiry, SessionManager)"`
+	Patterns []string `json:"patterns,omitempty" jsonschema:"doublestar globs over repository paths; a file must match one (e.g. src/auth/**, **/*.py)"`
+	Excludes []string `json:"excludes,omitempty" jsonschema:"globs or paths to leave out (e.g. **/tests/**)"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"maximum number of candidates (default 20, at most 200)"`
+	Repo     string   `json:"repo,omitempty" jsonschema:"repository directory, absolute or relative to the server's default repository; omit to use the default repository"`
+}
+
+// SearchOutput is search's answer.
+type SearchOutput struct {
+	Query      Query       `json:"query" jsonschema:"the query that ran"`
+	Candidates []Candidate `json:"candidates" jsonschema:"matching files, best first"`
+}
+
+// Candidate is a file proposed by DISPATCH.
+type Candidate struct {
+	Path    string   `json:"path" jsonschema:"repository-relative path with forward slashes"`
+	Score   float64  `json:"score" jsonschema:"search score; compare only within one answer"`
+	Matched []string `json:"matched" jsonschema:"the query terms found in the file"`
+	Via     []string `json:"via,omitempty" jsonschema:"focus areas that brought the file in"`
+	Excerpt string   `json:"excerpt,omitempty" jsonschema:"the file's definitions and the lines matching the query, to judge it by"`
+}
+
+// StartInput is the input of start.
+type StartInput struct {
+	Task          string  `json:"task" jsonschema:"the coding task in plain words"`
+	Repo          string  `json:"repo,omitempty" jsonschema:"repository directory, absolute or relative to the server's default repository; omit to use the default repository"`
+	Threshold     float64 `json:"threshold,omitempty" jsonschema:"relevance in (0,1] a file needs to count as found (default 0.7)"`
+	MaxCycles     int     `json:"max_cycles,omitempty" jsonschema:"maximum cycles (default 3, at most 10)"`
+	MaxCandidates int     `json:"max_candidates,omitempty" jsonschema:"candidates shown per cycle (default 15, at most 40)"`
+	BudgetTokens  int     `json:"budget_tokens,omitempty" jsonschema:"when set, the final result carries a Markdown context pack of about this many tokens"`
+	IncludeTests  bool    `json:"include_tests,omitempty" jsonschema:"do not down-weight test files"`
+}
+
+// JudgeInput is the input of judge.
+type JudgeInput struct {
+	Session     string     `json:"session" jsonschema:"the session id returned by start"`
+	Evaluations []Judgment `json:"evaluations" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged"`
+}
+
+// Judgment is the agent's evaluation of one candidate.
+type Judgment struct {
+	Path           string   `json:"path" jsonschema:"a candidate path exactly as listed in the last answer"`
+	Relevance      float64  `json:"relevance" jsonschema:"0..1: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant (excluded from later cycles)"`
+	Reason         string   `json:"reason,omitempty" jsonschema:"one sentence: why"`
+	MissingContext []string `json:"missing_context,omitempty" jsonschema:"what this file needs that you have not seen yet, e.g. 'definition of SessionManager' or 'caller of validate_token'; the next cycle looks for it"`
+	Critical       bool     `json:"critical,omitempty" jsonschema:"true when the missing context is needed to act on the task; the loop does not stop early while a relevant file has a critical gap"`
+	Terms          []string `json:"terms,omitempty" jsonschema:"the codebase's own identifiers you saw in this file that the next query should search for"`
+}
+
+// Step is the answer of start and judge.
+type Step struct {
+	Session    string      `json:"session" jsonschema:"the session id: pass it to judge"`
+	Done       bool        `json:"done" jsonschema:"true when the loop has stopped: result holds the answer and the session is closed"`
+	Cycle      int         `json:"cycle,omitempty" jsonschema:"the cycle the candidates belong to, from 1"`
+	Query      *Query      `json:"query,omitempty" jsonschema:"the query that proposed the candidates (refined from your judgments after cycle 1)"`
+	Candidates []Candidate `json:"candidates,omitempty" jsonschema:"the files to judge now, each with an excerpt"`
+	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done"`
+	Next       string      `json:"next" jsonschema:"what to do next"`
+}
+
+func (s *Server) addTools() {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "retrieve_context", Title: "Find the files a task needs", Annotations: readOnly,
+		Description: `Find the files of the repository that matter for a coding task. Call this first, before reading or searching code, with the task in plain words (an issue, a bug report, a feature request; paste stack traces and names as they are).
+It runs hone's retrieval loop (search, judge, refine, up to 3 cycles) offline and returns JSON: files (relevant files, best first, each with path, relevance 0..1, reason and missing_context), ranked (every file judged), cycles (the trace: queries and refinements) and stopped (why it stopped). With budget_tokens it also returns pack, a Markdown context pack of the files' key parts within that budget, ready to read.
+Read the files in order of relevance; files below 0.5 are usually not needed. Takes well under a second on a warm repository.`},
+		s.retrieve)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the repository's index", Annotations: readOnly,
+		Description: `Rank the repository's files by your own keywords, restricted to path globs and minus excludes: one search pass, no judging, no refinement. Use it for a quick look-up of a name or concept when retrieve_context's answer missed something. Returns candidates (path, score, the matched terms), best first.`},
+		s.search)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
+		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query).
+Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
+		s.start)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
+		Description: `Send your judgments of the current candidates of a session opened by start. Only paths listed in the last answer may be judged. Relevance: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant (never proposed again). missing_context names what the next cycle should look for.
+Returns either done=false with the refined query and the next candidates to judge, or done=true with result: the relevant files best first, every judged file ranked, and the trace.`},
+		s.judge)
+}
+
+// retrieve runs the whole loop.
+func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveInput) (*mcp.CallToolResult, *Result, error) {
+	lopts, err := loopOptions(in.MaxCycles, in.Threshold, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkTask(in.Task); err != nil {
+		return nil, nil, err
+	}
+	if err := checkBudget(in.BudgetTokens); err != nil {
+		return nil, nil, err
+	}
+	repo, err := s.repo(ctx, in.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := repo.Retrieve(ctx, in.Task, hone.RetrieveOptions{Loop: lopts, IncludeTests: in.IncludeTests})
+	if err != nil {
+		return nil, nil, fmt.Errorf("retrieve_context: %w", describe(err))
+	}
+	out, err := convertResult(res)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.BudgetTokens > 0 {
+		if out.Pack, err = repo.Pack(res, in.BudgetTokens); err != nil {
+			return nil, nil, fmt.Errorf("retrieve_context: pack: %w", err)
+		}
+	}
+	s.log.Info("hone mcp: retrieve_context", "repo", repo.Root(), "files", len(out.Files), "stopped", out.Stopped)
+	return nil, out, nil
+}
+
+// search runs one DISPATCH.
+func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
+	limit := in.Limit
+	switch {
+	case limit < 0:
+		return nil, nil, fmt.Errorf("search: limit must be positive, got %d", limit)
+	case limit == 0:
+		limit = defaultSearchLimit
+	case limit > maxSearchLimit:
+		limit = maxSearchLimit
+	}
+	q := loop.Query{Patterns: nonEmpty(in.Patterns), Excludes: nonEmpty(in.Excludes)}
+	seen := map[string]bool{}
+	for _, k := range in.Keywords {
+		for _, w := range strings.Fields(k) {
+			w = strings.ToLower(w)
+			if !seen[w] {
+				seen[w] = true
+				q.Keywords = append(q.Keywords, loop.Keyword{Term: w, Weight: 1, Origin: "task"})
+			}
+		}
+	}
+	if len(q.Keywords) == 0 && len(q.Patterns) == 0 {
+		return nil, nil, errors.New("search: give keywords or patterns (or both)")
+	}
+	repo, err := s.repo(ctx, in.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands, err := repo.Search(ctx, q, limit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("search: %w", describe(err))
+	}
+	out := &SearchOutput{Query: convertQuery(q), Candidates: make([]Candidate, 0, len(cands))}
+	for _, c := range cands {
+		out.Candidates = append(out.Candidates, convertCandidate(c))
+	}
+	return nil, out, nil
+}
+
+// start opens a stepwise session and dispatches its first cycle.
+func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, *Step, error) {
+	n := in.MaxCandidates
+	switch {
+	case n < 0:
+		return nil, nil, fmt.Errorf("start: max_candidates must be positive, got %d", n)
+	case n == 0:
+		n = stepCandidates
+	case n > maxStepCandidates:
+		n = maxStepCandidates
+	}
+	lopts, err := loopOptions(in.MaxCycles, in.Threshold, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkTask(in.Task); err != nil {
+		return nil, nil, err
+	}
+	if err := checkBudget(in.BudgetTokens); err != nil {
+		return nil, nil, err
+	}
+	dir, err := s.resolveRepo(in.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	repo, err := s.repos.get(ctx, dir, true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
+	}
+	ls, err := repo.Start(ctx, in.Task, hone.RetrieveOptions{Loop: lopts, IncludeTests: in.IncludeTests})
+	if err != nil {
+		return nil, nil, fmt.Errorf("start: %w", describe(err))
+	}
+	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens}
+	evicted, err := s.sessions.add(sess)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range evicted {
+		s.log.Info("hone mcp: session dropped (too many sessions)", "session", id)
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	step, err := s.dispatch(ctx, sess)
+	return nil, step, err
+}
+
+// judge records the agent's judgments and moves the session on.
+func (s *Server) judge(ctx context.Context, _ *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, *Step, error) {
+	if strings.TrimSpace(in.Session) == "" {
+		return nil, nil, errors.New("judge: session is empty: pass the session id returned by start")
+	}
+	sess, err := s.sessions.get(in.Session)
+	if err != nil {
+		return nil, nil, fmt.Errorf("judge: %w", err)
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+
+	pending := make(map[string]bool, len(sess.pending))
+	for _, c := range sess.pending {
+		pending[c.Path] = true
+	}
+	evals := make([]loop.Evaluation, 0, len(in.Evaluations))
+	for i, j := range in.Evaluations {
+		p, err := repoPath(sess.dir, j.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("judge: evaluations[%d]: %w", i, err)
+		}
+		if math.IsNaN(j.Relevance) || j.Relevance < 0 || j.Relevance > 1 {
+			return nil, nil, fmt.Errorf("judge: evaluations[%d] (%s): relevance must be within [0,1], got %v", i, p, j.Relevance)
+		}
+		if !pending[p] {
+			return nil, nil, fmt.Errorf("judge: %q is not a candidate of cycle %d; judge only these paths: %s",
+				p, sess.loop.Cycle(), strings.Join(candidatePaths(sess.pending), ", "))
+		}
+		evals = append(evals, loop.Evaluation{Path: p, Relevance: j.Relevance, Reason: j.Reason,
+			MissingContext: nonEmpty(j.MissingContext), Critical: j.Critical && len(j.MissingContext) > 0,
+			Learned: nonEmpty(j.Terms)})
+	}
+	if err := sess.repo.Refresh(ctx); err != nil {
+		return nil, nil, fmt.Errorf("judge: refresh %s: %w", sess.dir, err)
+	}
+	done, err := sess.loop.Judge(ctx, evals)
+	if err != nil && !done {
+		return nil, nil, fmt.Errorf("judge: %w", err)
+	}
+	if err != nil {
+		s.log.Warn("hone mcp: session stopped with an error", "session", sess.id, "err", err)
+	}
+	if done {
+		return nil, s.finish(sess), nil
+	}
+	step, err := s.dispatch(ctx, sess)
+	return nil, step, err
+}
+
+// dispatch runs the session's current query and shows its candidates, or
+// finishes the session when nothing is left to judge. sess.mu is held.
+func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
+	cands, err := sess.loop.Dispatch(ctx)
+	if err != nil {
+		s.sessions.remove(sess.id)
+		return nil, fmt.Errorf("dispatch: %w", describe(err))
+	}
+	if len(cands) == 0 {
+		sess.loop.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.loop.Cycle()))
+		return s.finish(sess), nil
+	}
+	sess.pending = cands
+	q := sess.loop.Query()
+	terms := q.Terms()
+	qv := convertQuery(q)
+	step := &Step{Session: sess.id, Cycle: sess.loop.Cycle(), Query: &qv, Candidates: make([]Candidate, 0, len(cands)),
+		Next: fmt.Sprintf("Judge each of the %d candidates (relevance 0..1, reason, missing_context) and call judge with session %q.", len(cands), sess.id)}
+	for _, c := range cands {
+		cv := convertCandidate(c)
+		view, err := sess.repo.View(c.Path, terms, excerptTokens)
+		if err != nil {
+			view = "(no excerpt: " + err.Error() + ")"
+		}
+		cv.Excerpt = view
+		step.Candidates = append(step.Candidates, cv)
+	}
+	return step, nil
+}
+
+// finish closes the session and returns its result. sess.mu is held.
+func (s *Server) finish(sess *session) *Step {
+	s.sessions.remove(sess.id)
+	lr := sess.loop.Result()
+	hr := &hone.Result{Result: *lr, Stats: hone.Stats{RetrieveMs: time.Since(sess.started).Milliseconds()}}
+	res, err := convertResult(hr)
+	if err != nil {
+		res = &Result{Task: lr.Task, Stopped: lr.Stopped + "; " + err.Error()}
+	}
+	res.Stats = nil // a session's stats would only measure the agent's thinking time
+	next := "Done: read the files in result.files, best first."
+	if sess.budget > 0 {
+		if pack, err := sess.repo.Pack(hr, sess.budget); err != nil {
+			next += " (no pack: " + err.Error() + ")"
+		} else {
+			res.Pack = pack
+			next = "Done: result.pack holds the relevant code; result.files lists the files, best first."
+		}
+	}
+	s.log.Info("hone mcp: session done", "session", sess.id, "files", len(res.Files), "stopped", res.Stopped)
+	return &Step{Session: sess.id, Done: true, Result: res, Next: next}
+}
+
+// repo returns the warm repository named by a call (refreshed).
+func (s *Server) repo(ctx context.Context, p string) (backend, error) {
+	dir, err := s.resolveRepo(p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.repos.get(ctx, dir, true)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", describe(err))
+	}
+	return r, nil
+}
+
+// resolveRepo turns a call's repo argument into a canonical directory.
+// Relative paths are taken from the default repository.
+func (s *Server) resolveRepo(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return s.baseDir, nil
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.baseDir, p)
+	}
+	dir, err := canonicalDir(p)
+	if err != nil {
+		return "", fmt.Errorf("repo: %w", describe(err))
+	}
+	return dir, nil
+}
+
+// repoPath checks that p names a file inside the repository at root: relative,
+// with no "..", and not escaping through a symbolic link. It returns p cleaned,
+// with forward slashes.
+func repoPath(root, p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", errors.New("path is empty")
+	}
+	slashed := strings.ReplaceAll(p, `\`, "/")
+	if path.IsAbs(slashed) || filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
+		return "", fmt.Errorf("%q: %w: give a path relative to the repository root", p, hone.ErrOutsideRepo)
+	}
+	clean := path.Clean(slashed)
+	if !filepath.IsLocal(filepath.FromSlash(clean)) {
+		return "", fmt.Errorf("%q: %w", p, hone.ErrOutsideRepo)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(clean)))
+	if err == nil {
+		rel, err := filepath.Rel(root, real)
+		if err != nil || !filepath.IsLocal(rel) {
+			return "", fmt.Errorf("%q: %w (a symbolic link leads out)", p, hone.ErrOutsideRepo)
+		}
+	}
+	return clean, nil
+}
+
+func checkTask(task string) error {
+	switch {
+	case strings.TrimSpace(task) == "":
+		return fmt.Errorf("task: %w: describe the coding task in plain words", hone.ErrEmptyTask)
+	case len(task) > hone.MaxTaskBytes:
+		return fmt.Errorf("task: %w (%d bytes, at most %d): state the task and keep only the relevant lines of logs", hone.ErrTaskTooLarge, len(task), hone.MaxTaskBytes)
+	}
+	return nil
+}
+
+func checkBudget(n int) error {
+	if n < 0 || n > maxBudgetTokens {
+		return fmt.Errorf("budget_tokens must be within [0,%d], got %d", maxBudgetTokens, n)
+	}
+	return nil
+}
+
+// loopOptions validates the loop settings of a call.
+func loopOptions(cycles int, threshold float64, candidates int) (loop.Options, error) {
+	if cycles < 0 || cycles > maxCycles {
+		return loop.Options{}, fmt.Errorf("max_cycles must be within [1,%d], got %d", maxCycles, cycles)
+	}
+	if math.IsNaN(threshold) || threshold < 0 || threshold > 1 {
+		return loop.Options{}, fmt.Errorf("threshold must be within (0,1], got %v", threshold)
+	}
+	return loop.Options{MaxCycles: cycles, Threshold: threshold, Candidates: candidates}, nil
+}
+
+// describe adds advice to the errors a caller can fix.
+func describe(err error) error {
+	switch {
+	case errors.Is(err, hone.ErrNoRepo):
+		return fmt.Errorf("%w (pass an existing directory as repo)", err)
+	case errors.Is(err, hone.ErrNotDir):
+		return fmt.Errorf("%w (repo must be a directory)", err)
+	case errors.Is(err, hone.ErrEmptyRepo):
+		return fmt.Errorf("%w (the directory holds no source file hone can index)", err)
+	}
+	return err
+}
+
+// convertResult turns a hone.Result into the tool's Result through its JSON
+// form, so that the tool answers exactly what `hone --json` prints.
+func convertResult(res *hone.Result) (*Result, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	var out Result
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
+	}
+	return &out, nil
+}
+
+func convertQuery(q loop.Query) Query {
+	return Query{Patterns: nonNil(q.Patterns), Keywords: nonNil(q.Terms()), Excludes: nonNil(q.Excludes),
+		FocusAreas: nonNil(q.FocusAreas)}
+}
+
+func convertCandidate(c loop.Candidate) Candidate {
+	return Candidate{Path: c.Path, Score: c.Score, Matched: nonNil(c.Matched), Via: c.Via}
+}
+
+func candidatePaths(cs []loop.Candidate) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Path
+	}
+	return out
+}
+
+// nonEmpty drops blank strings.
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
