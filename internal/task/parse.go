@@ -134,15 +134,23 @@ func (p *parser) run(text string) {
 			if env {
 				continue
 			}
-			p.proseLine(line, f, true)
+			p.proseLine(line, next(lines, i), f, true)
 			continue
 		}
 		if env || checkRE.MatchString(line) || modifiedRE.MatchString(line) {
 			continue
 		}
-		p.proseLine(line, f, false)
+		p.proseLine(line, next(lines, i), f, false)
 	}
 	flush()
+}
+
+// next returns the line after lines[i], or "".
+func next(lines []string, i int) string {
+	if i+1 < len(lines) {
+		return lines[i+1]
+	}
+	return ""
 }
 
 func isIndented(line string) bool {
@@ -164,14 +172,15 @@ func (p *parser) codeBlock(lines []string) {
 		f = math.Max(MinBlockFactor, math.Sqrt(float64(BlockFullLines)/float64(n)))
 	}
 	p.resetLineState()
-	for _, l := range lines {
+	for j, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			p.resetLineState()
 			continue
 		}
-		if p.traceLine(l, f) {
+		if p.traceLine(l, next(lines, j), f) {
 			continue
 		}
+		l = p.locations(l, f)
 		p.words(l, f*CodeWordWeight, f*CodeIdentWeight, OriginCode, OriginCode)
 	}
 	p.resetLineState()
@@ -185,13 +194,13 @@ var (
 	tagRE     = regexp.MustCompile(`(?i)</?(?:details|summary|br|p|pre|code|b|i|em|strong|sub|sup|img|a|div|span|hr|ul|ol|li|table|thead|tbody|tr|td|th|kbd|blockquote|h[1-6]|tt|del|ins|s|u)\b[^>]*>`)
 	entities  = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&#39;", "'", "&nbsp;", " ")
 	spanRE    = regexp.MustCompile("(`+)([^`]+?)`+")
-	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test ?cases?|test coverage|test suites?|specs?)\b|\b(?:tests|test cases|a test|unit tests?)\s+(?:for|to cover|covering)\b|\btest coverage\b|\bunit[ -]tests?\b)`)
+	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test ?cases?|test coverage|test suites?|specs?)\b|\b(?:tests|test cases|(?:a|an|unit|regression|integration|e2e)\s+tests?)\s+(?:for|to cover|covering)\b|\btest coverage\b|\bunit[ -]tests?\b)`)
 	docsRE    = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial)\b|^\s*docs?(?:\([^)]*\))?:)`)
 )
 
 // proseLine parses a line of prose; f scales its weights (the title).
-func (p *parser) proseLine(line string, f float64, heading bool) {
-	if p.traceLine(line, f) {
+func (p *parser) proseLine(line, nextLine string, f float64, heading bool) {
+	if p.traceLine(line, nextLine, f) {
 		return
 	}
 	if strings.Contains(line, "&") {
@@ -246,7 +255,7 @@ func (p *parser) codeSpan(s string, f float64) {
 		p.path(s, f)
 		return
 	}
-	if p.traceLine(s, f) {
+	if p.traceLine(s, "", f) {
 		return
 	}
 	single := 0
@@ -375,7 +384,7 @@ func (p *parser) originFix(comps []string, origin string) {
 
 // add records one occurrence of a term.
 func (p *parser) add(t string, w float64, origin string) {
-	if w <= 0 || t == "" || isStop(t) {
+	if w <= 0 || t == "" || isStop(t) || isNoise(t) {
 		return
 	}
 	a := p.terms[t]
@@ -436,8 +445,8 @@ var tlds = map[string]bool{"com": true, "org": true, "net": true, "io": true, "d
 // start with a letter or '_', not all of one letter (e.g, i.e), not a host name.
 func isDotted(w string) bool {
 	parts := strings.Split(w, ".")
-	if len(parts) < 2 || tlds[parts[len(parts)-1]] {
-		return false
+	if len(parts) < 2 || tlds[parts[len(parts)-1]] || len(parts) == 2 && parts[1] == "js" && jsProducts[strings.ToLower(parts[0])] {
+		return false // github.com, Node.js
 	}
 	long := false
 	for _, s := range parts {
@@ -471,3 +480,15 @@ var templateStop = func() map[string]bool {
 }()
 
 func isStop(t string) bool { return tokenize.IsStopWord(t) || templateStop[t] }
+
+// isNoise reports whether a term is a hex literal (0x4a3f2b) or looks like a
+// hash (659d2421c7adb): addresses and commits, not names.
+func isNoise(t string) bool {
+	if strings.HasPrefix(t, "0x") && len(t) > 2 && strings.Trim(t[2:], "0123456789abcdef") == "" {
+		return true
+	}
+	if len(t) < 7 || strings.Trim(t, "0123456789abcdef") != "" {
+		return false
+	}
+	return strings.ContainsAny(t, "0123456789") && strings.ContainsAny(t, "abcdef")
+}

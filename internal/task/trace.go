@@ -34,8 +34,9 @@ var (
 )
 
 // traceLine handles a line that is part of a stack trace or an exception;
-// it reports whether the line was consumed. f scales the weights.
-func (p *parser) traceLine(line string, f float64) bool {
+// it reports whether the line was consumed. next is the following line ("" at
+// the end); f scales the weights.
+func (p *parser) traceLine(line, next string, f float64) bool {
 	pyFrame, goFunc, rustFunc := p.pyFrame, p.goFunc, p.rustFunc
 	p.resetLineState()
 	t := strings.TrimSpace(line)
@@ -82,8 +83,9 @@ func (p *parser) traceLine(line string, f float64) bool {
 			return true
 		}
 	}
-	if m := goFuncRE.FindStringSubmatch(t); m != nil {
-		p.goFunc = m[1] // the frame's function, if a file line follows
+	if m := goFuncRE.FindStringSubmatch(t); m != nil && goFileRE.MatchString(next) {
+		p.goFunc = m[1] // the function of the frame whose file line follows
+		return true
 	}
 	if m := rustFuncRE.FindStringSubmatch(line); m != nil {
 		p.rustFunc = m[1]
@@ -135,7 +137,7 @@ func (p *parser) locations(line string, f float64) string {
 	})
 }
 
-var schemeRE = regexp.MustCompile(`^(?:file|webpack|webpack-internal)://`)
+var schemeRE = regexp.MustCompile(`^(?:file://|(?:webpack|webpack-internal)://+)`)
 
 func cleanFramePath(s string) string {
 	s = strings.ReplaceAll(strings.TrimSpace(s), `\`, "/")
@@ -188,7 +190,7 @@ func (p *parser) frameFunc(fn string, f float64, kind string) {
 
 var (
 	genericArgsRE = regexp.MustCompile(`<[^<>]*>|\[[^\[\]]*\]|\{\{closure\}\}|::h[0-9a-f]{16}$| \[as [^\]]*\]`)
-	closureRE     = regexp.MustCompile(`^(?:func\d+|lambda\$.*|\d+|anonymous|init|clinit|new|async)$`)
+	closureRE     = regexp.MustCompile(`^(?:func\d+|lambda|\d+|anonymous|init|clinit|new|async)$`)
 )
 
 // funcNames returns the identifiers a frame's function names: the function
@@ -201,8 +203,12 @@ func funcNames(fn, kind string) []string {
 	for _, pre := range []string{"async ", "new "} {
 		fn = strings.TrimPrefix(fn, pre)
 	}
-	for i := 0; i < 3 && strings.ContainsAny(fn, "<[{ "); i++ {
-		fn = genericArgsRE.ReplaceAllString(fn, "")
+	for range 3 { // nested generics peel from the inside
+		next := genericArgsRE.ReplaceAllString(fn, "")
+		if next == fn {
+			break
+		}
+		fn = next
 	}
 	sep := "."
 	if strings.Contains(fn, "::") {
