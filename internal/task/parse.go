@@ -24,6 +24,10 @@ type parser struct {
 	tests  bool
 	docs   bool
 
+	cache      map[string][]string // word -> its terms
+	identCache map[string]bool     // word -> isIdentifier
+	wordBuf    []wordAt
+
 	// State carried from one line to the next.
 	pyFrame  bool   // the previous line was a Python frame: this one is its source line
 	goFunc   string // the previous line looked like a Go frame's function
@@ -31,7 +35,8 @@ type parser struct {
 }
 
 func newParser() *parser {
-	return &parser{terms: map[string]*acc{}, framed: map[Frame]bool{}}
+	return &parser{terms: map[string]*acc{}, framed: map[Frame]bool{}, cache: map[string][]string{},
+		identCache: map[string]bool{}}
 }
 
 var (
@@ -128,7 +133,7 @@ func (p *parser) run(text string) {
 		if i == title {
 			f = TitleFactor
 		}
-		if m := headingRE.FindStringSubmatch(line); m != nil && i != title {
+		if m := heading(line); m != nil && i != title {
 			h := strings.TrimSpace(m[1] + m[2] + m[3] + m[4])
 			env = envRE.MatchString(strings.Trim(h, " :*_"))
 			if env {
@@ -137,12 +142,22 @@ func (p *parser) run(text string) {
 			p.proseLine(line, next(lines, i), f, true)
 			continue
 		}
-		if env || checkRE.MatchString(line) || modifiedRE.MatchString(line) {
+		if env || strings.Contains(line, "[") && checkRE.MatchString(line) ||
+			strings.Contains(line, "(last modified") && modifiedRE.MatchString(line) {
 			continue
 		}
 		p.proseLine(line, next(lines, i), f, false)
 	}
 	flush()
+}
+
+// heading matches a heading line: # Title, **Title**, __Title__, <summary>.
+func heading(line string) []string {
+	t := strings.TrimLeft(line, " ")
+	if t == "" || !strings.ContainsRune("#*_<", rune(t[0])) {
+		return nil
+	}
+	return headingRE.FindStringSubmatch(line)
 }
 
 // next returns the line after lines[i], or "".
@@ -231,11 +246,15 @@ func (p *parser) proseLine(line, nextLine string, f float64, heading bool) {
 		})
 	}
 	line = p.prosePaths(line, f)
-	if !p.tests && testAskRE.MatchString(line) {
-		p.tests = true
-	}
-	if !p.docs && docsRE.MatchString(line) {
-		p.docs = true
+	if !p.tests || !p.docs {
+		low := strings.ToLower(line)
+		if !p.tests && strings.Contains(low, "test") && testAskRE.MatchString(line) {
+			p.tests = true
+		}
+		if !p.docs && (strings.Contains(low, "doc") || strings.Contains(low, "readme") || strings.Contains(low, "changelog") ||
+			strings.Contains(low, "guide") || strings.Contains(low, "tutorial")) {
+			p.docs = docsRE.MatchString(line)
+		}
 	}
 	wordW := f * WordWeight
 	if heading {
@@ -274,26 +293,29 @@ func (p *parser) words(text string, wordW, identW float64, wordOrigin, identOrig
 	if strings.Contains(text, "://") {
 		text = urlRE.ReplaceAllString(text, " ")
 	}
-	n := 0
+	ws := p.wordBuf[:0]
+	n, cur := 0, 0
 	tokenize.Words(text, func(w string) {
-		if isIdentifier(w) {
+		at := cur + strings.Index(text[cur:], w)
+		cur = at + len(w)
+		id := p.isIdent(w)
+		if id {
 			n++
 		}
+		ws = append(ws, wordAt{w, cur < len(text) && text[cur] == '(', id})
 	})
+	p.wordBuf = ws[:0]
 	if n > DenseLineIdents {
 		// A line dense with names is output (SQL, reprs, logs), not a sentence.
 		f := math.Max(MinBlockFactor, math.Sqrt(float64(DenseLineIdents)/float64(n)))
 		wordW, identW = wordW*f, identW*f
 	}
-	cur := 0
-	tokenize.Words(text, func(w string) {
-		at := cur + strings.Index(text[cur:], w)
-		cur = at + len(w)
-		called := cur < len(text) && text[cur] == '('
+	for _, x := range ws {
+		w, called := x.word, x.called
 		switch {
 		case !called && strings.Contains(w, ".") && looksLikePath(w):
 			p.pathTerms(w, identW, 0, identOrigin) // a file name in code or output: settings.py
-		case isIdentifier(w) || (called && keepWord(w)):
+		case x.ident || (called && keepWord(w)):
 			p.ident(w, identW, identOrigin)
 		case strings.ContainsAny(w, ".-"):
 			// Hyphenated prose (built-in) and dotted non-names (v1.2, e.g):
@@ -306,7 +328,14 @@ func (p *parser) words(text string, wordW, identW float64, wordOrigin, identOrig
 		default:
 			p.word(w, wordW, wordOrigin)
 		}
-	})
+	}
+}
+
+// wordAt is a word of a line: whether a '(' follows it, whether it is
+// written as an identifier.
+type wordAt struct {
+	word          string
+	called, ident bool
 }
 
 func keepWord(w string) bool {
@@ -319,11 +348,9 @@ func (p *parser) word(w string, weight float64, origin string) {
 	if weight <= 0 {
 		return
 	}
-	tokenize.Identifier(w, func(t string) {
-		if t == strings.ToLower(strings.Trim(w, "_-.")) { // whole only: a plain word has no parts worth more
-			p.add(t, weight, origin)
-		}
-	})
+	if ts := p.termsOf(w); len(ts) > 0 && ts[0] == wholeOf(w) { // whole only: a plain word's parts say no more
+		p.add(ts[0], weight, origin)
+	}
 }
 
 // receivers are dropped from the front of dotted names.
@@ -343,43 +370,53 @@ func (p *parser) ident(w string, weight float64, origin string) {
 		p.add(strings.ToLower(w), weight*DottedBonus, origin)
 		for i, c := range comps {
 			if i == 0 && len(comps) > 2 && !startsUpper(c) {
-				p.identTerms(c, weight*PartFactor) // the root package (django, sklearn) says little
+				p.identTerms(c, weight*PartFactor, origin) // the root package (django, sklearn) says little
 				continue
 			}
-			p.identTerms(c, weight)
+			p.identTerms(c, weight, origin)
 		}
 		p.dotted.add(w, weight*DottedBonus)
 		p.idents.add(w, weight*DottedBonus)
-		p.originFix(comps, origin)
 		return
 	}
-	p.identTerms(w, weight)
-	p.originFix([]string{w}, origin)
+	p.identTerms(w, weight, origin)
 	p.idents.add(w, weight)
 }
 
 // identTerms adds the whole of a one-part identifier at weight and its parts
-// at weight·PartFactor. Their origin is set by originFix.
-func (p *parser) identTerms(w string, weight float64) {
-	whole := strings.ToLower(strings.Trim(w, "_-."))
-	tokenize.Identifier(w, func(t string) {
-		if t == whole {
-			p.add(t, weight, "")
+// at weight·PartFactor.
+func (p *parser) identTerms(w string, weight float64, origin string) {
+	for i, t := range p.termsOf(w) {
+		if i == 0 && t == wholeOf(w) {
+			p.add(t, weight, origin)
 		} else {
-			p.add(t, weight*PartFactor, "")
+			p.add(t, weight*PartFactor, origin)
 		}
-	})
+	}
 }
 
-// originFix gives terms just added without an origin the identifier's origin.
-func (p *parser) originFix(comps []string, origin string) {
-	for _, c := range comps {
-		tokenize.Identifier(c, func(t string) {
-			if a := p.terms[t]; a != nil && a.origin == "" {
-				a.origin = origin
-			}
-		})
+func wholeOf(w string) string { return strings.ToLower(strings.Trim(w, "_-.")) }
+
+// termsOf returns tokenize.Identifier's terms of w, the whole first, cached:
+// tasks repeat their words.
+func (p *parser) termsOf(w string) []string {
+	if ts, ok := p.cache[w]; ok {
+		return ts
 	}
+	var ts []string
+	tokenize.Identifier(w, func(t string) { ts = append(ts, t) })
+	p.cache[w] = ts
+	return ts
+}
+
+// isIdent is isIdentifier, cached.
+func (p *parser) isIdent(w string) bool {
+	if v, ok := p.identCache[w]; ok {
+		return v
+	}
+	v := isIdentifier(w)
+	p.identCache[w] = v
+	return v
 }
 
 // add records one occurrence of a term.

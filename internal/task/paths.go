@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/hone-dev/hone/internal/tokenize"
 )
 
 // sourceExts are the extensions that make a bare name (no slash) a file:
@@ -98,7 +96,7 @@ func looksLikePath(s string) bool {
 // prosePaths takes the file paths out of a line of prose and returns the
 // line with them blanked. A path with a line suffix is also a Frame.
 func (p *parser) prosePaths(line string, f float64) string {
-	if !strings.Contains(line, ".") && !strings.Contains(line, "file") {
+	if !hasExtDot(line) && !strings.Contains(line, "file") && !strings.Contains(line, "CODEOWNERS") {
 		return line
 	}
 	locs := pathTokenRE.FindAllStringIndex(line, -1)
@@ -153,7 +151,9 @@ func (p *parser) pathTerms(s string, stemW, dirW float64, origin string) {
 	if dot := strings.LastIndexByte(base, '.'); dot > 0 {
 		base = base[:dot]
 	}
-	tokenize.Identifier(base, func(t string) { p.add(t, stemW, origin) })
+	for _, t := range p.termsOf(base) {
+		p.add(t, stemW, origin)
+	}
 	if dirW <= 0 {
 		return
 	}
@@ -161,6 +161,24 @@ func (p *parser) pathTerms(s string, stemW, dirW float64, origin string) {
 		if d == "" || d == "." || d == ".." || d == "~" || strings.HasSuffix(d, ":") {
 			continue
 		}
-		tokenize.Identifier(d, func(t string) { p.add(t, dirW, origin) })
+		for _, t := range p.termsOf(d) {
+			p.add(t, dirW, origin)
+		}
 	}
+}
+
+// hasExtDot reports whether s has a '.' between a word character and a
+// letter, as a file name does: a cheap filter before pathTokenRE.
+func hasExtDot(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if s[i] != '.' {
+			continue
+		}
+		b, c := s[i-1], s[i+1]
+		word := b == '_' || b == '-' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+		if word && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return true
+		}
+	}
+	return false
 }

@@ -108,7 +108,7 @@ const (
 // Limits.
 const (
 	// MaxParseBytes is how much of the task is read; the gist of a task is at its start.
-	MaxParseBytes = 128 << 10
+	MaxParseBytes = 64 << 10
 	// MaxTitleLen is the longest first line that counts as a title.
 	MaxTitleLen = 256
 	// MaxKeywords is the number of keywords kept.

@@ -43,7 +43,7 @@ func (p *parser) traceLine(line, next string, f float64) bool {
 	if t == "" {
 		return true
 	}
-	if m := pyFrameRE.FindStringSubmatch(line); m != nil {
+	if m := match(pyFrameRE, line, `File "`); m != nil {
 		n, _ := strconv.Atoi(m[2])
 		p.frame(Frame{File: cleanFramePath(m[1]), Line: n, Func: m[3]}, f, "py")
 		p.pyFrame = true
@@ -83,34 +83,64 @@ func (p *parser) traceLine(line, next string, f float64) bool {
 			return true
 		}
 	}
-	if m := goFuncRE.FindStringSubmatch(t); m != nil && goFileRE.MatchString(next) {
+	if m := match(goFuncRE, t, ")"); m != nil && goFileRE.MatchString(next) {
 		p.goFunc = m[1] // the function of the frame whose file line follows
 		return true
 	}
-	if m := rustFuncRE.FindStringSubmatch(line); m != nil {
+	if m := match(rustFuncRE, line, "::"); m != nil {
 		p.rustFunc = m[1]
 		p.frameFunc(m[1], f, "rust")
 		return true
 	}
-	if traceNoiseRE.MatchString(t) {
-		if m := traceNoiseRE.FindStringSubmatch(t); m[1] != "" { // ____ test_name ____ in pytest output
-			p.words(m[1], f*TraceFuncWeight, f*TraceFuncWeight, OriginTrace, OriginTrace)
+	if strings.IndexByte("TDgsSn.[=-_", t[0]) >= 0 {
+		if m := traceNoiseRE.FindStringSubmatch(t); m != nil {
+			if m[1] != "" { // ____ test_name ____ in pytest output
+				p.words(m[1], f*TraceFuncWeight, f*TraceFuncWeight, OriginTrace, OriginTrace)
+			}
+			return true
 		}
-		return true
 	}
-	if m := exceptionRE.FindStringSubmatch(line); m != nil && (m[2] != "" || t == m[1]) {
+	if m := match(exceptionRE, line, ""); m != nil && (m[2] != "" || t == m[1]) {
 		p.errors.add(t, 0)
 		p.ident(m[1], f*ExceptionWeight, OriginTrace)
 		p.message(m[2], f)
 		return true
 	}
-	if m := panicRE.FindStringSubmatch(line); m != nil {
+	if m := match(panicRE, line, "panic"); m != nil || strings.Contains(line, "fatal error") && panicRE.MatchString(line) {
+		if m == nil {
+			m = panicRE.FindStringSubmatch(line)
+		}
 		p.errors.add(t, 0)
 		msg := m[1] + m[2] + m[3]
 		p.message(p.locations(msg, f), f)
 		return true
 	}
 	return false
+}
+
+// exceptionWords are the ends of exception names; a line without one is
+// not an exception line.
+var exceptionWords = []string{"Error", "Exception", "Warning", "Exit", "Interrupt", "Fault", "Failure",
+	"DoesNotExist", "Iteration", "Configured"}
+
+// match runs re on s only when s contains must (a cheap filter; "" means an
+// exception name).
+func match(re *regexp.Regexp, s, must string) []string {
+	if must == "" {
+		found := false
+		for _, w := range exceptionWords {
+			if strings.Contains(s, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	} else if !strings.Contains(s, must) {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
 }
 
 // message adds the words of an exception message.

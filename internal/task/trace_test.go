@@ -59,8 +59,8 @@ func TestFrames(t *testing.T) {
 			terms:  []string{"cart.total", "cart", "total", "pointer", "dereference"},
 		},
 		{
-			name: "go test output",
-			text: "TestTotal fails\n    cart_test.go:31: got 3, want 4\n",
+			name:   "go test output",
+			text:   "TestTotal fails\n    cart_test.go:31: got 3, want 4\n",
 			frames: []Frame{{File: "cart_test.go", Line: 31}},
 			terms:  []string{"testtotal", "cart_test"},
 		},
@@ -115,8 +115,8 @@ func TestFrames(t *testing.T) {
 			terms:  []string{"parse_expr", "parser"},
 		},
 		{
-			name: "old rust panic",
-			text: "x\nthread 'main' panicked at 'called `Option::unwrap()` on a `None` value', src/main.rs:4:37",
+			name:   "old rust panic",
+			text:   "x\nthread 'main' panicked at 'called `Option::unwrap()` on a `None` value', src/main.rs:4:37",
 			frames: []Frame{{File: "src/main.rs", Line: 4}},
 		},
 		{
