@@ -382,9 +382,8 @@ func configError(path string, data []byte, err error) error {
 	if off < 0 {
 		return fmt.Errorf("llm: config %s: %w", path, err)
 	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
+	// Offsets count the bytes read, the offending one included.
+	off = min(max(off-1, 0), int64(len(data)))
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := int(off) - bytes.LastIndexByte(before, '\n')

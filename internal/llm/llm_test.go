@@ -453,8 +453,11 @@ func TestBatchingTopNConcurrency(t *testing.T) {
 	if m := byPath(evs)["auth/models.py"]; m.Reason != "local signals" {
 		t.Errorf("unjudged candidate reason = %q, want the local one", m.Reason)
 	}
-	if f.maxIn != 1 {
-		t.Errorf("max in flight = %d, want 1", f.maxIn)
+	f.mu.Lock()
+	maxIn := f.maxIn
+	f.mu.Unlock()
+	if maxIn != 1 {
+		t.Errorf("max in flight = %d, want 1", maxIn)
 	}
 }
 
