@@ -492,3 +492,33 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+func TestConcurrentBatches(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderAnthropic, func(n int, s seen) response {
+		r := f.reply(judgeAll(s.Files, nil))
+		r.Delay = 30 * time.Millisecond
+		return r
+	})
+	cfg := f.config()
+	cfg.BatchSize, cfg.Concurrency = 1, 2
+	e := newEval(t, cfg)
+	evs, err := e.Evaluate(context.Background(), input("auth/token.py", "auth/session.py", "docs/readme.md", "util/strings.py", "auth/models.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if ev.Relevance != 0.9 {
+			t.Errorf("%s = %v %q, want judged", ev.Path, ev.Relevance, ev.Reason)
+		}
+	}
+	f.mu.Lock()
+	maxIn := f.maxIn
+	f.mu.Unlock()
+	if maxIn > 2 || len(f.seen()) != 5 {
+		t.Errorf("max in flight %d (want <= 2), %d requests (want 5)", maxIn, len(f.seen()))
+	}
+	if u := e.Usage(); u.InputTokens != 500 || u.Requests != 5 {
+		t.Errorf("usage = %+v", u)
+	}
+}
