@@ -73,6 +73,11 @@ var (
 // run parses the cleaned text.
 func (p *parser) run(text string) {
 	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if len(l) > MaxLineBytes {
+			lines[i] = strings.ToValidUTF8(l[:MaxLineBytes], "")
+		}
+	}
 	title := -1
 	for i, l := range lines {
 		if s := strings.TrimSpace(l); s != "" {

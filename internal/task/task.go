@@ -109,6 +109,8 @@ const (
 const (
 	// MaxParseBytes is how much of the task is read; the gist of a task is at its start.
 	MaxParseBytes = 64 << 10
+	// MaxLineBytes is how much of one line is read; longer lines are data (minified code, base64, dumps).
+	MaxLineBytes = 2048
 	// MaxTitleLen is the longest first line that counts as a title.
 	MaxTitleLen = 256
 	// MaxKeywords is the number of keywords kept.
@@ -194,6 +196,9 @@ type acc struct {
 	first  int
 }
 
+// maxRanked bounds the names a ranked set considers, in order of appearance.
+const maxRanked = 16 * MaxNames
+
 // ranked is an ordered set of names with a rank weight.
 type ranked struct {
 	seen  map[string]int // name -> index in items
@@ -211,6 +216,9 @@ func (r *ranked) add(name string, w float64) {
 	}
 	if i, ok := r.seen[name]; ok {
 		r.items[i].weight = math.Max(r.items[i].weight, w)
+		return
+	}
+	if len(r.items) >= maxRanked {
 		return
 	}
 	r.seen[name] = len(r.items)

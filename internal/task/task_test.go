@@ -268,6 +268,28 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkParseShapes parses 1 MB inputs of degenerate shapes: one huge
+// line, thousands of paths, frames, fences or comments.
+func BenchmarkParseShapes(b *testing.B) {
+	n := 1 << 20
+	shapes := []struct{ name, unit string }{
+		{"dots", "a.b"}, {"paths", "a.py "}, {"locations", "a.py:1:"}, {"ticks", "`a` "}, {"comments", "<!-- "},
+		{"idents", "FooBar_baz "}, {"lines", "x\n"}, {"indented", "    a.b(c)\n"}, {"fences", "```\n"},
+		{"pyframes", "  File \"/a/b.py\", line 3, in f\n    x()\n"}, {"javaframes", "at a.b.C.d(C.java:1)\n"},
+		{"exceptions", "ValueErrorValueError"}, {"headings", "# Versions\n"}, {"unicode", "日本語テキスト "},
+		{"word", "a"}, {"slashes", "a/"}, {"backslashes", `a\`}, {"links", "[x](y) ![z](w) "},
+		{"urls", "https://github.com/a/b/blob/c/d.py "},
+	}
+	for _, s := range shapes {
+		text := strings.Repeat(s.unit, n/len(s.unit))
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				Parse(text)
+			}
+		})
+	}
+}
+
 // bigTask builds a task of about n bytes from an issue with code and a
 // traceback, repeated.
 func bigTask(n int) string {
