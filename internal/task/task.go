@@ -89,8 +89,6 @@ const (
 	ExceptionWeight = 2.5
 	// MessageWeight: the words of an exception message often appear verbatim in the code that raises it.
 	MessageWeight = 1.5
-	// StdlibFactor scales what frames of a standard library contribute: they are rarely the repository's code.
-	StdlibFactor = 0.3
 	// TitleFactor multiplies everything in the title line: GitHub issues put the gist there.
 	TitleFactor = 2.0
 	// RepeatBoost is the weight gained per e-fold of repetition.
