@@ -4,9 +4,30 @@ import (
 	"log/slog"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/llm"
 )
 
-// wireLLM builds the LLM evaluator over the local one.
+// wireLLM builds the LLM evaluator over the local one: the local ranking
+// picks the candidates, the model judges the best of them.
 func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptions, log *slog.Logger) (func() map[string]any, error) {
-	return nil, llmError{errString("the LLM evaluator is not wired yet")}
+	cfg, err := llm.LoadConfig(llm.Config{Provider: l.provider, BaseURL: l.baseURL, Model: l.model})
+	if err != nil {
+		return nil, llmError{err}
+	}
+	base, err := repo.LocalEvaluator(task, *opts)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := llm.New(cfg, base, repo.View)
+	if err != nil {
+		return nil, llmError{err}
+	}
+	opts.Evaluator = ev
+	return func() map[string]any {
+		u := ev.Usage()
+		if u.Errors > 0 {
+			log.Warn("the LLM evaluator failed on some requests; their files kept the local score", "errors", u.Errors)
+		}
+		return map[string]any{"llm": u}
+	}, nil
 }

@@ -138,6 +138,9 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	}
 	res, err := repo.Retrieve(ctx, text, opts)
 	if err != nil {
+		if usage != nil && ctx.Err() == nil {
+			return llmError{err} // the local evaluator does not fail on its own
+		}
 		return err
 	}
 	if usage != nil {

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/bench"
+)
+
+func init() { extraCommands = append(extraCommands, newBenchCmd) }
+
+// benchFlags are the flags of hone bench.
+type benchFlags struct {
+	common
+	mirrorRoot string
+	out        string
+	workDir    string
+	workers    int
+	limit      int
+	only       []string
+	baseline   bool
+	ablate     bool
+}
+
+func newBenchCmd(_ io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench INSTANCES.jsonl --mirror-root DIR [flags]",
+		Short: "Measure retrieval on issues with known answers",
+		Long: `bench runs hone's default retrieval on every instance of a JSON-lines file
+(instance_id, repo, mirror_repo, base_commit, problem_statement, gold_files), with
+the repository checked out at base_commit from a bare git mirror under
+--mirror-root (<owner>+<name>/repo or <owner>+<name>), and scores the ranking
+against the gold files: strict Acc@1/3/5/10, Hit@k, Recall@k, MRR, the precision
+and recall of the selected files, cycles, stop reasons and timing.
+
+Predictions go to --out, one JSON line per instance; an existing --out is
+continued (instances already in it are not redone). The summary is printed and
+written beside --out as PRED.summary.json. Progress goes to stderr.`,
+		Example: `  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/run.jsonl --baseline
+  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/abl.jsonl --ablate --limit 40`,
+		Args:          cobra.ExactArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBench(cmd.Context(), &f, args[0], stdout, stderr)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	f.common.register(cmd) // --cache-dir, --no-cache, --max-file-size, --verbose, --quiet ...
+	_ = cmd.PersistentFlags().MarkHidden("repo") // each instance names its repository
+	fl := cmd.Flags()
+	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of bare git mirrors, <owner>+<name>/repo (required)")
+	fl.StringVar(&f.out, "out", "bench.jsonl", "predictions file (JSON lines), continued when it exists")
+	fl.StringVar(&f.workDir, "work-dir", "", "work trees and index cache (default <user cache dir>/hone/bench)")
+	fl.IntVar(&f.workers, "workers", 1, "repositories run in parallel (1 gives the cleanest timing)")
+	fl.IntVar(&f.limit, "limit", 0, "run only the first N instances (after --only)")
+	fl.StringSliceVar(&f.only, "only", nil, "run only these instance ids (comma-separated)")
+	fl.BoolVar(&f.baseline, "baseline", false, "also run the baseline (BM25F over the task's plain words) and print it beside")
+	fl.BoolVar(&f.ablate, "ablate", false, "run the ablation ladder: baseline, then one feature added per row")
+	return cmd
+}
+
+func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io.Writer) error {
+	if f.mirrorRoot == "" {
+		return usageError{fmt.Errorf("--mirror-root is required")}
+	}
+	if f.workers < 1 || f.limit < 0 {
+		return usageError{fmt.Errorf("--workers must be positive and --limit not negative")}
+	}
+	if f.out == "" {
+		return usageError{fmt.Errorf("--out must name a file")}
+	}
+	r, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	insts, err := bench.ReadInstances(r)
+	r.Close()
+	if err != nil {
+		return err
+	}
+	insts, err = bench.Select(insts, f.only, f.limit)
+	if err != nil {
+		return usageError{err}
+	}
+	log := f.logger(stderr)
+	opts := bench.Options{
+		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
+		Baseline: f.baseline, Ablate: f.ablate, Logger: log,
+		Open: hone.Options{CacheDir: f.cacheDir, NoCache: f.noCache, MaxFileSize: f.maxFileSize,
+			IncludeVendored: f.includeVendored, Logger: log},
+	}
+	if !f.quiet {
+		opts.Progress = func(e bench.Event) { printBenchEvent(stderr, e) }
+	}
+	s, err := bench.Bench(ctx, insts, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d instances (%d run now, %d from %s) in %s; summary in %s\n\n",
+		s.Instances, s.Ran, s.Resumed, f.out, time.Duration(s.WallMs)*time.Millisecond, bench.SummaryPath(f.out))
+	return bench.WriteTable(stdout, s)
+}
+
+// printBenchEvent writes one progress line: the instance, where the first gold
+// file ranked, cycles, timing and the ETA.
+func printBenchEvent(w io.Writer, e bench.Event) {
+	p := e.Prediction
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d/%d] %s ", e.Done, e.Total, e.Instance.ID)
+	if p.Error != "" {
+		fmt.Fprintf(&b, "FAILED: %s", p.Error)
+	} else {
+		rank := "-"
+		if rr := bench.ReciprocalRank(p.Ranked, e.Instance.Gold); rr > 0 {
+			rank = fmt.Sprint(int(1/rr + 0.5))
+		}
+		fmt.Fprintf(&b, "gold@%s acc@5=%.0f cycles=%d files=%d index=%dms retrieve=%dms",
+			rank, bench.AccAt(p.Ranked, e.Instance.Gold, 5), p.Cycles, len(p.Files), p.IndexMs, p.RetrieveMs)
+		if p.Baseline != nil {
+			brank := "-"
+			if rr := bench.ReciprocalRank(p.Baseline.Ranked, e.Instance.Gold); rr > 0 {
+				brank = fmt.Sprint(int(1/rr + 0.5))
+			}
+			fmt.Fprintf(&b, " baseline gold@%s", brank)
+		}
+	}
+	fmt.Fprintf(&b, " | %s elapsed, ETA %s\n", e.Elapsed.Round(time.Second), e.ETA.Round(time.Second))
+	io.WriteString(w, b.String())
+}
