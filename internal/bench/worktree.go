@@ -110,6 +110,9 @@ func (t *tree) git(ctx context.Context, args ...string) ([]byte, []byte, error) 
 // "fresh") and the files skipped because their blobs are absent from the
 // mirror (mirrors may lack blobs of 4 MiB or more).
 func (t *tree) Checkout(ctx context.Context, commit string) (how string, skipped []string, err error) {
+	if err := os.MkdirAll(t.Root(), 0o755); err != nil {
+		return "", nil, fmt.Errorf("bench: %w", err)
+	}
 	if _, _, err := t.git(ctx, "cat-file", "-e", commit+"^{commit}"); err != nil {
 		return "", nil, fmt.Errorf("bench: mirror %s has no commit %s", t.gitDir, commit)
 	}

@@ -1,0 +1,261 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+)
+
+// gitRun runs git in dir and returns its trimmed output.
+func gitRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, s := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// synthMirror builds a small Python repository over two commits and a bare
+// mirror of it at root/acme+shop/repo; it returns the two commits.
+func synthMirror(t *testing.T, root string) (string, string) {
+	src := t.TempDir()
+	gitRun(t, src, "init", "-q", "-b", "main")
+	writeFiles(t, src, map[string]string{
+		"shop/__init__.py": "",
+		"shop/cart.py": `class Cart:
+    def __init__(self):
+        self.items = []
+
+    def add_item(self, item, quantity=1):
+        self.items.append((item, quantity))
+
+    def total_price(self):
+        return sum(i.price * q for i, q in self.items)
+`,
+		"shop/payment.py": `from shop.cart import Cart
+
+def charge_card(card_number, amount):
+    """Charge a credit card with the amount."""
+    if amount <= 0:
+        raise ValueError("amount must be positive")
+    return {"card": card_number, "amount": amount}
+`,
+		"shop/shipping.py": `def shipping_cost(weight_kg, country):
+    """Shipping cost of a parcel by weight and destination country."""
+    base = 5.0
+    return base + weight_kg * 1.5
+`,
+		"tests/test_cart.py": `from shop.cart import Cart
+
+def test_total_price():
+    assert Cart().total_price() == 0
+`,
+		"README.md": "# shop\nA tiny shop.\n",
+	})
+	gitRun(t, src, "add", "-A")
+	t.Setenv("GIT_COMMITTER_DATE", "2020-01-01T00:00:00Z")
+	gitRun(t, src, "commit", "-q", "-m", "one")
+	c1 := gitRun(t, src, "rev-parse", "HEAD")
+	writeFiles(t, src, map[string]string{
+		"shop/discount.py": `def apply_discount(price, coupon_code):
+    """Apply a coupon discount code to a price."""
+    if coupon_code == "HALF":
+        return price / 2
+    return price
+`,
+		"shop/shipping.py": `def shipping_cost(weight_kg, country):
+    """Shipping cost of a parcel by weight and destination country."""
+    base = 5.0 if country == "US" else 12.0
+    return base + weight_kg * 1.5
+`,
+	})
+	if err := os.Remove(filepath.Join(src, "README.md")); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, src, "add", "-A")
+	t.Setenv("GIT_COMMITTER_DATE", "2021-01-01T00:00:00Z")
+	gitRun(t, src, "commit", "-q", "-m", "two")
+	c2 := gitRun(t, src, "rev-parse", "HEAD")
+	if err := os.MkdirAll(filepath.Join(root, "acme+shop"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "acme+shop", "repo"))
+	return c1, c2
+}
+
+func TestBenchEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	c1, c2 := synthMirror(t, root)
+	line := func(id, commit, task string, gold ...string) string {
+		b, _ := json.Marshal(map[string]any{"instance_id": id, "repo": "acme/shop", "mirror_repo": "acme/shop",
+			"base_commit": commit, "problem_statement": task, "gold_files": gold, "version": "1.0"})
+		return string(b)
+	}
+	// Listed newest first: the runner orders by commit date itself.
+	data := line("acme__shop-2", c2, "The coupon discount code HALF in apply_discount should not apply to shipping cost", "shop/discount.py") + "\n" +
+		line("acme__shop-1", c1, "charge_card accepts a negative amount for the credit card payment", "shop/payment.py") + "\n"
+	insts, err := ReadInstances(strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	out := filepath.Join(t.TempDir(), "pred.jsonl")
+	var events []Event
+	opts := Options{MirrorRoot: root, WorkDir: work, Out: out, Baseline: true,
+		Open:     hone.Options{CacheDir: filepath.Join(work, "cache")},
+		Progress: func(e Event) { events = append(events, e) }}
+	ctx := context.Background()
+	s, err := Bench(ctx, insts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 2 || events[0].Instance.ID != "acme__shop-1" || events[1].Done != 2 {
+		t.Errorf("events = %+v, want acme__shop-1 then acme__shop-2", events)
+	}
+	preds := readLines(t, out)
+	if len(preds) != 2 {
+		t.Fatalf("%d prediction lines, want 2", len(preds))
+	}
+	for _, p := range preds {
+		if p.Error != "" {
+			t.Fatalf("%s: %s", p.ID, p.Error)
+		}
+		if len(p.Ranked) == 0 || p.Cycles < 1 || p.Stopped == "" || p.Baseline == nil || len(p.Baseline.Ranked) == 0 {
+			t.Errorf("prediction %+v is incomplete", p)
+		}
+	}
+	if preds[0].Checkout != "fresh" || preds[1].Checkout != "switch" {
+		t.Errorf("checkouts = %q, %q; want fresh, switch", preds[0].Checkout, preds[1].Checkout)
+	}
+	// The tree holds the second commit exactly: discount.py is there, README.md gone.
+	tree := filepath.Join(work, "acme+shop", "tree")
+	if _, err := os.Stat(filepath.Join(tree, "shop", "discount.py")); err != nil {
+		t.Errorf("after the switch: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "README.md")); !os.IsNotExist(err) {
+		t.Errorf("README.md survived the switch: %v", err)
+	}
+	if s.Hone.N != 2 || s.Baseline == nil || s.Baseline.N != 2 || s.Ran != 2 {
+		t.Errorf("summary = %+v", s)
+	}
+	for _, p := range preds {
+		gold := map[string]string{"acme__shop-1": "shop/payment.py", "acme__shop-2": "shop/discount.py"}[p.ID]
+		if p.Ranked[0] != gold {
+			t.Logf("%s: ranked %v, gold %s", p.ID, p.Ranked, gold)
+		}
+	}
+	if _, err := os.Stat(SummaryPath(out)); err != nil {
+		t.Errorf("no summary: %v", err)
+	}
+
+	// Resume: nothing is redone, the summary is the same.
+	events = nil
+	s2, err := Bench(ctx, insts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 0 || s2.Ran != 0 || s2.Resumed != 2 {
+		t.Errorf("resumed run ran %d instances (events %d), resumed %d; want 0, 0, 2", s2.Ran, len(events), s2.Resumed)
+	}
+	if len(readLines(t, out)) != 2 {
+		t.Errorf("resumed run appended lines")
+	}
+	if s2.Hone.MRR != s.Hone.MRR || s2.Hone.Acc[1] != s.Hone.Acc[1] {
+		t.Errorf("resumed summary %+v differs from %+v", s2.Hone, s.Hone)
+	}
+
+	// Asking for the ablation redoes both; the tree is switched back to c1.
+	opts.Ablate = true
+	s3, err := Bench(ctx, insts, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3.Ran != 2 || len(s3.Ablation) != len(Ladder) {
+		t.Errorf("ablation run: ran %d, %d rows", s3.Ran, len(s3.Ablation))
+	}
+	preds = readLines(t, out)
+	if len(preds) != 4 || preds[2].Ablation["symbols"] == nil {
+		t.Errorf("after ablation: %d lines, last ablation %v", len(preds), preds[len(preds)-1].Ablation)
+	}
+}
+
+func TestBenchMissingMirror(t *testing.T) {
+	insts := []Instance{{ID: "x-1", Repo: "no/such", BaseCommit: "abc", Problem: "p", Gold: []string{"a.py"}}}
+	out := filepath.Join(t.TempDir(), "p.jsonl")
+	s, err := Bench(context.Background(), insts, Options{MirrorRoot: t.TempDir(), WorkDir: t.TempDir(), Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Hone.Failed != 1 || s.Hone.Acc[1] != 0 {
+		t.Errorf("summary %+v, want one failure", s.Hone)
+	}
+	if p := readLines(t, out); len(p) != 1 || !strings.Contains(p[0].Error, "no bare mirror") {
+		t.Errorf("lines %+v, want an error line", p)
+	}
+}
+
+func TestReadPredictionsTornLine(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.jsonl")
+	if err := os.WriteFile(out, []byte(`{"instance_id":"a","ranked_files":["x"]}`+"\n"+`{"instance_id":"b","rank`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	preds, err := readPredictions(out, nil2())
+	if err != nil || len(preds) != 1 || preds["a"] == nil {
+		t.Fatalf("readPredictions = %v, %v", preds, err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.HasSuffix(string(b), "]}\n") {
+		t.Errorf("file not cut after the last good line: %q", b)
+	}
+}
+
+func readLines(t *testing.T, path string) []Prediction {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Prediction
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var p Prediction
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("bad line %q: %v", sc.Text(), err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func nil2() *slog.Logger { return slog.New(slog.DiscardHandler) }
