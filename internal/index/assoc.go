@@ -27,6 +27,9 @@ const (
 	// NPMI · support/(support+assocShrink), so a pair seen in 2 files keeps
 	// 2/3 of its NPMI and one seen in 10 keeps 10/11.
 	assocShrink = 1.0
+	// assocSample caps the files scanned for a common term: an even sample of
+	// its postings estimates the co-occurrence counts, bounding the cost.
+	assocSample = 300
 	// distinctiveMinLen: terms shorter than this are too generic to teach.
 	distinctiveMinLen = 3
 )
@@ -58,7 +61,8 @@ var countPool sync.Pool
 //
 //	npmi(t,u) = ln(N·c / (df_t·df_u)) / -ln(c/N)
 //
-// (c files hold both), discounted by c/(c+assocShrink). Only informative
+// (c files hold both, estimated from an even sample of at most assocSample
+// of term's files), discounted by c/(c+assocShrink). Only informative
 // terms in at least assocMinDF and at most assocMaxDFRatio of the files are
 // candidates, and pairs need assocMinSupport shared files. The cost is the
 // total number of distinct terms in the files holding term.
@@ -80,7 +84,14 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 		counts = make([]int32, len(ix.terms))
 	}
 	var touched []int32
-	for _, d := range ix.postDoc[ix.postOff[t]:ix.postOff[t+1]] {
+	docs := ix.postDoc[ix.postOff[t]:ix.postOff[t+1]]
+	step := 1
+	if len(docs) > assocSample {
+		step = (len(docs) + assocSample - 1) / assocSample
+	}
+	scale := float64(len(docs)) / float64((len(docs)+step-1)/step)
+	for k := 0; k < len(docs); k += step {
+		d := docs[k]
 		for _, u := range ix.fwdTerm[ix.fwdOff[d]:ix.fwdOff[d+1]] {
 			if !info[u] || u == t {
 				continue
@@ -97,7 +108,7 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 	}
 	var out []Assoc
 	for _, u := range touched {
-		c := int(counts[u])
+		c := int(math.Round(float64(counts[u]) * scale))
 		counts[u] = 0
 		if c < assocMinSupport {
 			continue

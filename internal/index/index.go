@@ -160,6 +160,7 @@ type Index struct {
 
 	symOnce sync.Once
 	defs    map[string][]ID
+	refOnce sync.Once
 	refs    map[string][]ID
 
 	modOnce sync.Once

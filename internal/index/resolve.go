@@ -509,11 +509,10 @@ func (ix *Index) ResolveModule(mod string) []ID {
 	return nil
 }
 
-// buildSymbols fills the definition and reference tables.
+// buildSymbols fills the definition table.
 func (ix *Index) buildSymbols() {
 	ix.symOnce.Do(func() {
 		ix.defs = map[string][]ID{}
-		ix.refs = map[string][]ID{}
 		add := func(m map[string][]ID, k string, id ID) {
 			ids := m[k]
 			if n := len(ids); n > 0 && ids[n-1] == id {
@@ -529,8 +528,21 @@ func (ix *Index) buildSymbols() {
 					add(ix.defs, t.Parent+"."+t.Name, id)
 				}
 			}
+		}
+	})
+}
+
+// buildRefs fills the reference table.
+func (ix *Index) buildRefs() {
+	ix.refOnce.Do(func() {
+		ix.refs = map[string][]ID{}
+		for i := range ix.files {
+			id := ID(i)
 			for _, t := range ix.files[i].Refs {
-				add(ix.refs, t.Name, id)
+				ids := ix.refs[t.Name]
+				if n := len(ids); n == 0 || ids[n-1] != id {
+					ix.refs[t.Name] = append(ids, id)
+				}
 			}
 		}
 	})
@@ -600,7 +612,7 @@ func (ix *Index) Defining(name string) []ID {
 // Referencing returns the files that reference name (calls, types, imports);
 // for a dotted name, its last part.
 func (ix *Index) Referencing(name string) []ID {
-	ix.buildSymbols()
+	ix.buildRefs()
 	if ids := ix.refs[name]; len(ids) > 0 {
 		return slices.Clone(ids)
 	}
