@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	args = append([]string{"--cache-dir", t.TempDir()}, args...)
+	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const fixture = "../../testdata/auth-service"
+
+func TestExitCodes(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"ok", []string{"--repo", fixture, "token expiry"}, ExitOK},
+		{"no task", []string{"--repo", fixture}, ExitUsage},
+		{"bad flag", []string{"--nope", "x"}, ExitUsage},
+		{"two outputs", []string{"--repo", fixture, "--json", "--paths", "x"}, ExitUsage},
+		{"bad threshold", []string{"--repo", fixture, "--threshold", "2", "x"}, ExitUsage},
+		{"missing repo", []string{"--repo", filepath.Join(t.TempDir(), "nope"), "x"}, ExitNoRepo},
+		{"repo is a file", []string{"--repo", file, "x"}, ExitNoRepo},
+		{"empty repo", []string{"--repo", t.TempDir(), "x"}, ExitEmptyRepo},
+		{"blank task", []string{"--repo", fixture, "   "}, ExitBadTask},
+		{"bad evaluator", []string{"--repo", fixture, "--evaluator", "magic", "x"}, ExitUsage},
+		{"no network", []string{"--repo", fixture, "--no-network", "--evaluator", "llm", "x"}, ExitUsage},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := run(t, "", c.args...)
+			if code != c.want {
+				t.Errorf("hone %s = exit %d, want %d; stderr: %s", strings.Join(c.args, " "), code, c.want, stderr)
+			}
+			if code != ExitOK && !strings.HasPrefix(stderr, "hone: ") {
+				t.Errorf("hone %s: stderr %q does not start with a clear message", strings.Join(c.args, " "), stderr)
+			}
+			if strings.Contains(stderr, "goroutine ") {
+				t.Errorf("hone %s printed a stack trace", strings.Join(c.args, " "))
+			}
+		})
+	}
+}
+
+func TestOutputs(t *testing.T) {
+	code, out, stderr := run(t, "", "--repo", fixture, "--json", "Fix the authentication token expiry bug")
+	if code != ExitOK {
+		t.Fatalf("--json: exit %d: %s", code, stderr)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("--json output is not one JSON object: %v", err)
+	}
+	if len(m) != 6 {
+		t.Errorf("--json keys: got %d, want 6 (task, files, ranked, cycles, stopped, stats)", len(m))
+	}
+	code, out, _ = run(t, "Fix the authentication token expiry bug", "--repo", fixture, "--paths", "-")
+	if code != ExitOK {
+		t.Fatalf("--paths -: exit %d", code)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" || strings.Contains(line, " ") || !strings.Contains(line, "/") {
+			t.Errorf("--paths printed %q, want one repository path a line", line)
+		}
+	}
+	code, out, _ = run(t, "", "--repo", fixture, "--pack", "--budget", "600", "Fix the authentication token expiry bug")
+	if code != ExitOK || !strings.Contains(out, "Fix the authentication token expiry bug") {
+		t.Errorf("--pack: exit %d, output lacks the task:\n%s", code, out)
+	}
+	code, out, _ = run(t, "", "--repo", fixture, "index", "--explain")
+	if code != ExitOK || !strings.Contains(out, "files indexed") {
+		t.Errorf("index --explain: exit %d, output %q", code, out)
+	}
+}
