@@ -158,19 +158,36 @@ type item struct{ plain, shown string }
 func plain(s string) item { return item{s, s} }
 
 // flow lays items out after first (the first line's prefix) and indent (the
-// next lines'), separated by sep, breaking lines at the width.
+// next lines'), separated by sep, breaking lines at the width. Lines break
+// between items, and inside an uncoloured item that fits on no line, between
+// its words.
 func (p *printer) flow(first, indent string, items []item, sep string) {
-	cur := first
-	fresh := true // no item on the current line yet
+	type token struct{ sep, plain, shown string }
+	var tokens []token
 	for _, it := range items {
-		if !fresh && width(cur)+width(sep+it.plain) > p.opts.Width {
+		if it.plain == it.shown && max(width(first), width(indent))+width(it.plain) > p.opts.Width && strings.Contains(it.plain, " ") {
+			for i, w := range strings.Fields(it.plain) {
+				s := " "
+				if i == 0 {
+					s = sep
+				}
+				tokens = append(tokens, token{s, w, w})
+			}
+			continue
+		}
+		tokens = append(tokens, token{sep, it.plain, it.shown})
+	}
+	cur := first
+	fresh := true // nothing on the current line yet
+	for _, t := range tokens {
+		if !fresh && width(cur)+width(t.sep+t.plain) > p.opts.Width {
 			p.line(strings.TrimRight(cur, " "))
 			cur, fresh = indent, true
 		}
 		if !fresh {
-			cur += sep
+			cur += t.sep
 		}
-		cur += it.shown
+		cur += t.shown
 		fresh = false
 	}
 	if !fresh || strings.TrimSpace(first) != "" {
@@ -338,8 +355,12 @@ func (p *printer) cycle(c loop.Cycle) {
 		changes = append(changes, plain("nothing to add"))
 	}
 	p.flow(p.stage("REFINE"), stageIndent, changes, "; ")
-	for _, a := range r.Associations {
-		p.text(stageIndent+"associations: ", stageIndent+"  ", a)
+	if len(r.Associations) > 0 {
+		var as []item
+		for _, a := range r.Associations {
+			as = append(as, plain(a))
+		}
+		p.flow(stageIndent+"associations: ", stageIndent+"  ", as, "; ")
 	}
 	for i, why := range r.Why {
 		label := "why: "
