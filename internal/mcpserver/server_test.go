@@ -80,7 +80,11 @@ func TestRetrieveContext(t *testing.T) {
 	if !strings.HasPrefix(out.Pack, "# Context pack") {
 		t.Errorf("pack = %q, want a Markdown pack", out.Pack)
 	}
-	// The text content is the same JSON, with the keys of `hone --json` plus pack.
+	// The text content is the same JSON, with the keys of `hone --json` plus
+	// pack, in that order.
+	if !strings.HasPrefix(text(res), `{"task":"fix the token expiry bug","files":[`) {
+		t.Errorf("text content starts %.60q, want the task then the files", text(res))
+	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(text(res)), &keys); err != nil {
 		t.Fatalf("text content is not JSON: %v", err)

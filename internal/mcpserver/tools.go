@@ -211,7 +211,7 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 		}
 	}
 	s.log.Info("hone mcp: retrieve_context", "repo", repo.Root(), "files", len(out.Files), "stopped", out.Stopped)
-	return nil, out, nil
+	return jsonText(out), out, nil
 }
 
 // search runs one DISPATCH.
@@ -251,7 +251,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	for _, c := range cands {
 		out.Candidates = append(out.Candidates, convertCandidate(c))
 	}
-	return nil, out, nil
+	return jsonText(out), out, nil
 }
 
 // start opens a stepwise session and dispatches its first cycle.
@@ -298,7 +298,7 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	step, err := s.dispatch(ctx, sess)
-	return nil, step, err
+	return jsonText(step), step, err
 }
 
 // judge records the agent's judgments and moves the session on.
@@ -345,10 +345,11 @@ func (s *Server) judge(ctx context.Context, _ *mcp.CallToolRequest, in JudgeInpu
 		s.log.Warn("hone mcp: session stopped with an error", "session", sess.id, "err", err)
 	}
 	if done {
-		return nil, s.finish(sess), nil
+		step := s.finish(sess)
+		return jsonText(step), step, nil
 	}
 	step, err := s.dispatch(ctx, sess)
-	return nil, step, err
+	return jsonText(step), step, err
 }
 
 // dispatch runs the session's current query and shows its candidates, or
@@ -497,6 +498,17 @@ func describe(err error) error {
 		return fmt.Errorf("%w (the directory holds no source file hone can index)", err)
 	}
 	return err
+}
+
+// jsonText returns a result whose text content is v's JSON in field order
+// (the SDK's own fallback sorts the keys, which would put the trace before the
+// files), or nil to let the SDK report a failure.
+func jsonText(v any) *mcp.CallToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
 // convertResult turns a hone.Result into the tool's Result through its JSON

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/mcpserver"
+)
+
+func init() { extraCommands = append(extraCommands, newMCPCmd) }
+
+// mcpFlags are the flags of hone mcp.
+type mcpFlags struct {
+	common
+	http        string
+	allowRemote bool
+	sessionTTL  time.Duration
+}
+
+func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	var f mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [--repo DIR] [--http ADDR]",
+		Short: "Serve hone to coding agents over MCP (stdio, or streamable HTTP)",
+		Long: `mcp serves hone as a Model Context Protocol server, on standard input and
+output by default (stdout carries only JSON-RPC; logs go to stderr), or on
+streamable HTTP with --http ADDR (endpoint http://ADDR/mcp).
+
+Tools: retrieve_context (the whole loop: the files a task needs, ranked, and a
+Markdown context pack), search (one keyword look-up), start and judge (a
+stepwise loop in which the agent judges the candidates).
+
+--repo is the default repository; each call may name another with "repo"
+(absolute, or relative to --repo). Opened repositories stay warm in memory and
+are refreshed before each call.
+
+--http listens on a loopback address only (127.0.0.1, ::1, localhost): the
+server has no authentication, and anyone who reaches it can read the code.
+--allow-remote lifts that restriction; put the server behind something that
+authenticates if you use it.`,
+		Example: `  hone mcp                       # stdio, the working directory
+  hone mcp --repo ~/src/app
+  hone mcp --http 127.0.0.1:7777 # http://127.0.0.1:7777/mcp`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts := mcpserver.Options{
+				Repo: f.repo,
+				Open: hone.Options{CacheDir: f.cacheDir, NoCache: f.noCache, MaxFileSize: f.maxFileSize,
+					IncludeVendored: f.includeVendored},
+				SessionTTL:  f.sessionTTL,
+				AllowRemote: f.allowRemote,
+				Logger:      f.common.logger(stderr),
+				Stdin:       stdin,
+				Stdout:      stdout,
+			}
+			if cmd.Flags().Changed("http") {
+				return mcpserver.ServeHTTP(cmd.Context(), f.http, opts)
+			}
+			return mcpserver.Serve(cmd.Context(), opts)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	f.common.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this host:port instead of stdio (\"\": "+mcpserver.DefaultHTTPAddr+")")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address (no authentication!)")
+	fl.DurationVar(&f.sessionTTL, "session-ttl", mcpserver.DefaultSessionTTL, "idle time after which a start/judge session expires")
+	return cmd
+}
