@@ -23,6 +23,9 @@ const (
 	maxTaskBytes = 2000
 	// footerCap bounds the list of files left out.
 	footerCap = 400
+	// wholeIfCovered shows a file whole, when it fits, once its excerpts would
+	// hold this share of it: most of a file reads better without the gaps.
+	wholeIfCovered = 0.6
 )
 
 // Build writes a Markdown context pack for task: files best first (by
@@ -165,6 +168,11 @@ func body(f *file, limit int, unlimited bool) string {
 	ex := f.excerpt(f.pieces(true), room)
 	if ex == "" {
 		return ""
+	}
+	if float64(len(ex)) >= wholeIfCovered*float64(len(whole)) {
+		if s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole); fits(0, len(s), limit) {
+			return s
+		}
 	}
 	return block(note, ex)
 }

@@ -44,8 +44,8 @@
 //
 // Build writes a Markdown pack: the task, then per file, best first, a
 // "## path (relevance 0.91)" heading, the reason, the missing context, and a
-// fenced block with line numbers holding the whole file (when it is small and
-// fits) or its excerpts; at the end it names the files left out for the
+// fenced block with line numbers holding the whole file (when it fits and is
+// small, or when its excerpts would hold most of it anyway) or its excerpts; at the end it names the files left out for the
 // budget.
 //
 // The functions read files under a root and refuse paths that leave it
@@ -251,6 +251,7 @@ type file struct {
 	terms []string
 	count []int // lines matching each term
 	defs  []syntax.Tag
+	costs []int // lineCost by line number, 0 until computed
 }
 
 func newFile(path string, data []byte, terms []string, defs []syntax.Tag) *file {
@@ -317,6 +318,17 @@ func (f *file) renderLine(n int, cut bool) string {
 	}
 	s := fmt.Sprintf("%*d | %s", f.width, n, l)
 	return strings.TrimRight(s, " \t") + "\n"
+}
+
+// lineCost is the size of line n as an excerpt prints it, computed once.
+func (f *file) lineCost(n int) int {
+	if f.costs == nil {
+		f.costs = make([]int, len(f.lines)+1)
+	}
+	if f.costs[n] == 0 {
+		f.costs[n] = len(f.renderLine(n, true))
+	}
+	return f.costs[n]
 }
 
 // whole prints every line with its number.
@@ -414,7 +426,7 @@ func (f *file) excerpt(ps []piece, limit int) string {
 		cost := len(separator)
 		for l := p.from; l <= p.to; l++ {
 			if !chosen[l] {
-				cost += len(f.renderLine(l, true))
+				cost += f.lineCost(l)
 			}
 		}
 		if !fits(used, cost, limit) {

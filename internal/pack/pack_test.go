@@ -235,6 +235,25 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	}
 }
 
+func TestBuildWholeWhenExcerptsCoverMost(t *testing.T) {
+	files := []loop.Evaluation{{Path: "src/big/handlers.py", Relevance: 0.9}}
+	for _, tc := range []struct {
+		terms []string
+		want  string
+	}{
+		{[]string{"token"}, "_excerpts of 219 lines_"},
+		{[]string{"request", "data", "status", "handler", "kind"}, "_whole file, 219 lines_"},
+	} {
+		got, err := Build(repo, "task", files, tc.terms, defsOf, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("Build(handlers.py, %q) lacks %q", tc.terms, tc.want)
+		}
+	}
+}
+
 func TestBuildRefusesEscape(t *testing.T) {
 	files := []loop.Evaluation{{Path: "../pack.go", Relevance: 0.9}}
 	if _, err := Build(repo, "task", files, nil, nil, 0); !errors.Is(err, ErrOutsideRoot) {
