@@ -54,7 +54,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 		},
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	f.common.register(cmd) // --cache-dir, --no-cache, --max-file-size, --verbose, --quiet ...
+	f.common.register(cmd)                       // --cache-dir, --no-cache, --max-file-size, --verbose, --quiet ...
 	_ = cmd.PersistentFlags().MarkHidden("repo") // each instance names its repository
 	fl := cmd.Flags()
 	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of bare git mirrors, <owner>+<name>/repo (required)")
