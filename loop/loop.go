@@ -45,6 +45,9 @@ type Keyword struct {
 	// (from a relevant file), "association" (co-occurrence in the repository)
 	// or "gap" (named by missing context).
 	Origin string
+	// For is the task word an "association" or "stem" term stands for
+	// ("limit" for "throttle"), so a judge can count it toward that word.
+	For string
 }
 
 // Focus-area prefixes. A focus area steers DISPATCH beyond keyword matching.

@@ -22,9 +22,9 @@
 //	          and per relevant file that uses a name it defines (WeightDefUse),
 //	          scaled by that file's relevance and capped at LinkCap
 //
-// Files judged relevant are those at or above the threshold in earlier cycles,
-// and in this cycle after a first pass without links, so one cycle already
-// connects the implementation to its helpers.
+// Links come from files at or above LinkFloor, in earlier cycles and in this
+// cycle after a first pass without links, so one cycle already connects the
+// implementation to its helpers.
 //
 // Missing context is what relevant files use but nobody has found yet:
 // "definition of X" for a name the file references that the task mentions (or
@@ -43,6 +43,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hone-dev/hone/internal/anchor"
 	"github.com/hone-dev/hone/internal/index"
@@ -89,10 +90,14 @@ const (
 	// (scaled by its relevance).
 	WeightImport = 0.10
 	// WeightDefUse: defines a name that a relevant file uses, per such file.
-	WeightDefUse = 0.12
+	WeightDefUse = 0.15
+	// LinkFloor: files at or above this relevance lend links to their
+	// neighbours, in proportion to their relevance (a related file's helpers
+	// are worth a look; a relevant file's, more).
+	LinkFloor = 0.5
 	// LinkCap bounds all links together: a hub imported by everything is not
 	// the target for that.
-	LinkCap = 0.30
+	LinkCap = 0.35
 	// MaxGaps bounds the missing context listed per file.
 	MaxGaps = 3
 	// gapFloor: files below this relevance report no missing context.
@@ -130,6 +135,9 @@ type Evaluator struct {
 	// the best BM25F score any indexed file gets for it.
 	query []index.Term
 	best  float64
+
+	mu       sync.Mutex
+	bestWith map[string]float64 // best score of query plus association terms, by their key
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -169,11 +177,51 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			}
 		}
 	}
-	if hits := ix.Search(e.query, nil, 1); len(hits) > 0 {
-		e.best = hits[0].Score
-	}
+	e.best = e.bestScore(e.query)
+	e.bestWith = map[string]float64{}
 	return e
 }
+
+func (e *Evaluator) bestScore(q []index.Term) float64 {
+	if hits := e.ix.Search(q, nil, 1); len(hits) > 0 {
+		return hits[0].Score
+	}
+	return 0
+}
+
+// judgingQuery returns the terms files are judged against in a cycle: the
+// task's own, plus the association terms REFINE found for the task's words
+// (the repository's word for the task's concept, "throttle" for "rate
+// limit"), with the best score any file gets for them.
+func (e *Evaluator) judgingQuery(q loop.Query) ([]index.Term, float64, map[string]string) {
+	var assoc []index.Term
+	var key strings.Builder
+	stands := map[string]string{}
+	for _, k := range q.Keywords {
+		if k.Origin == refineOriginAssociation && k.Weight > 0 {
+			assoc = append(assoc, index.Term{Text: k.Term, Weight: k.Weight})
+			fmt.Fprintf(&key, "%s^%g ", k.Term, k.Weight)
+			if w := e.taskTerm(k.For, nil); w != "" {
+				stands[k.Term] = w
+			}
+		}
+	}
+	if len(assoc) == 0 {
+		return e.query, e.best, stands
+	}
+	terms := append(append([]index.Term(nil), e.query...), assoc...)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	best, ok := e.bestWith[key.String()]
+	if !ok {
+		best = e.bestScore(terms)
+		e.bestWith[key.String()] = best
+	}
+	return terms, best, stands
+}
+
+// refineOriginAssociation is the Keyword.Origin of association terms.
+const refineOriginAssociation = "association"
 
 // nearestFrame returns the index of the frame nearest the error: Python and
 // Rust print it last, Go, Java and JavaScript first.
@@ -211,8 +259,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			ids[id] = true
 		}
 	}
+	query, best, stands := e.judgingQuery(in.Query)
 	lex := map[index.ID]index.Hit{}
-	for _, h := range e.ix.Search(e.query, func(id index.ID) bool { return ids[id] }, len(ids)) {
+	for _, h := range e.ix.Search(query, func(id index.ID) bool { return ids[id] }, len(ids)) {
 		lex[h.ID] = h
 	}
 	js := make([]*judged, 0, len(in.Candidates))
@@ -225,21 +274,21 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			continue
 		}
 		j := &judged{id: id, cand: c, lex: lex[id], factor: e.opts.Demote.Factor(c.Path)}
-		e.baseSignals(j)
+		e.baseSignals(j, best, stands)
 		js = append(js, j)
 	}
 	// Relevant files for links: earlier judgments at or above the threshold,
 	// and this cycle's first-pass scores.
 	relevant := map[index.ID]float64{}
 	for p, ev := range in.Judged {
-		if ev.Relevance >= e.opts.Threshold {
+		if ev.Relevance >= LinkFloor {
 			if id, ok := e.ix.Lookup(p); ok {
 				relevant[id] = ev.Relevance
 			}
 		}
 	}
 	for _, j := range js {
-		if s := clamp(j.base) * j.factor; s >= e.opts.Threshold && s > relevant[j.id] {
+		if s := clamp(j.base) * j.factor; s >= LinkFloor && s > relevant[j.id] {
 			relevant[j.id] = s
 		}
 	}
@@ -282,20 +331,22 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	return out, nil
 }
 
-func (e *Evaluator) baseSignals(j *judged) {
+// baseSignals adds the signals that need no other file. stands maps the
+// cycle's association terms to the task words they stand for.
+func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]string) {
 	add := func(label string, v float64) {
 		if v > 0.0005 {
 			j.signals = append(j.signals, contribution{label, v})
 		}
 	}
-	if e.best > 0 && j.lex.Score > 0 {
-		r := math.Min(1, j.lex.Score/e.best)
+	if best > 0 && j.lex.Score > 0 {
+		r := math.Min(1, j.lex.Score/best)
 		add(fmt.Sprintf("bm25 %.2f of best", r), WeightBM25*r)
 	}
 	if e.taskTotal > 0 {
 		got := map[string]bool{}
 		for _, m := range j.lex.Matched {
-			if t := e.taskTerm(m); t != "" {
+			if t := e.taskTerm(m, stands); t != "" {
 				got[t] = true
 			}
 		}
@@ -306,7 +357,7 @@ func (e *Evaluator) baseSignals(j *judged) {
 		add(fmt.Sprintf("covers %d of %d task terms", len(got), len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
 	}
 	for _, d := range e.ix.File(j.id).Defs {
-		if t := e.namedAfter(d.Name); t != "" {
+		if t := e.namedAfter(d.Name, nil); t != "" {
 			add(fmt.Sprintf("defines %s (%q)", d.Name, t), WeightSymbolTerm)
 			break
 		}
@@ -343,7 +394,7 @@ func (e *Evaluator) baseSignals(j *judged) {
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	for _, t := range nameTerms(stem) {
-		if _, ok := e.taskTerms[t]; ok {
+		if w := e.taskTerm(t, nil); w != "" {
 			add(fmt.Sprintf("file name says %q", t), WeightPathName)
 			break
 		}
@@ -353,20 +404,24 @@ func (e *Evaluator) baseSignals(j *judged) {
 	}
 }
 
-// taskTerm returns the task keyword that term is or is a variant of, or "".
-func (e *Evaluator) taskTerm(term string) string {
+// taskTerm returns the task keyword that term is, is a variant of, or (by
+// stands, the cycle's associations) stands for; or "".
+func (e *Evaluator) taskTerm(term string, stands map[string]string) string {
 	if _, ok := e.taskTerms[term]; ok {
 		return term
 	}
-	return e.taskStems[tokenize.Stem(term)]
+	if w := e.taskStems[tokenize.Stem(term)]; w != "" {
+		return w
+	}
+	return stands[term]
 }
 
 // namedAfter returns the distinctive task word a symbol's name contains, or "".
-func (e *Evaluator) namedAfter(name string) string {
+func (e *Evaluator) namedAfter(name string, stands map[string]string) string {
 	found := ""
 	tokenize.Identifier(name, func(t string) {
 		if found == "" && len(t) >= 4 && !tokenize.IsStopWord(t) {
-			if w := e.taskTerm(t); w != "" && !strings.ContainsAny(w, "._-") {
+			if w := e.taskTerm(t, stands); w != "" && !strings.ContainsAny(w, "._-") {
 				found = w
 			}
 		}

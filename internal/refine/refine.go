@@ -53,6 +53,8 @@ const (
 	assocTerms = 4
 	// assocPerTerm is how many associations each such word contributes.
 	assocPerTerm = 2
+	// namingFiles is how many of a word's best files lend their names.
+	namingFiles = 2
 	// GapWeight weighs a name from missing context used as a keyword.
 	GapWeight = 0.8
 	// ExcludeBelow: files scored below this are not proposed again.
@@ -110,7 +112,7 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 		for _, v := range r.ix.Variants(k.Text) {
 			if !have[v] {
 				have[v] = true
-				q.Keywords = append(q.Keywords, loop.Keyword{Term: v, Weight: k.Weight * StemWeight, Origin: "stem"})
+				q.Keywords = append(q.Keywords, loop.Keyword{Term: v, Weight: k.Weight * StemWeight, Origin: "stem", For: k.Text})
 			}
 		}
 	}
@@ -237,16 +239,21 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 		ref.Why = append(ref.Why, "prefer the directories of relevant files")
 	}
 
-	// Exclude what was judged not relevant.
-	for _, e := range in.Evaluations {
-		if e.Relevance < ExcludeBelow && !excluded[e.Path] {
-			excluded[e.Path] = true
-			q.Excludes = append(q.Excludes, e.Path)
-			ref.Excluded = append(ref.Excluded, e.Path)
+	// Exclude what was judged not relevant, once something is: until a file
+	// reaches the threshold the scores do not yet say what relevant looks
+	// like, and a file that shares few of the task's words may be the one
+	// that uses the codebase's own.
+	if relevant > 0 {
+		for _, e := range in.Evaluations {
+			if e.Relevance < ExcludeBelow && !excluded[e.Path] {
+				excluded[e.Path] = true
+				q.Excludes = append(q.Excludes, e.Path)
+				ref.Excluded = append(ref.Excluded, e.Path)
+			}
 		}
-	}
-	if len(ref.Excluded) > 0 {
-		ref.Why = append(ref.Why, fmt.Sprintf("exclude %d files scored below %.1f", len(ref.Excluded), ExcludeBelow))
+		if len(ref.Excluded) > 0 {
+			ref.Why = append(ref.Why, fmt.Sprintf("exclude %d files scored below %.1f", len(ref.Excluded), ExcludeBelow))
+		}
 	}
 
 	// Missing context becomes targeted look-ups.
@@ -288,7 +295,7 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 		for _, a := range r.associate(have) {
 			ref.AddedKeywords = append(ref.AddedKeywords, a.term)
 			ref.Associations = append(ref.Associations, a.note)
-			q.Keywords = append(q.Keywords, loop.Keyword{Term: a.term, Weight: AssocWeight * a.score, Origin: "association"})
+			q.Keywords = append(q.Keywords, loop.Keyword{Term: a.term, Weight: AssocWeight * a.score, Origin: "association", For: a.word})
 		}
 		if len(ref.Associations) > 0 {
 			ref.Why = append(ref.Why, fmt.Sprintf("only %d files reached %.2f: add terms the repository uses with the task's words", relevant, r.opts.Threshold))
@@ -303,45 +310,114 @@ var gapWords = map[string]bool{"definition": true, "of": true, "caller": true, "
 
 type assoc struct {
 	term  string
+	word  string // the task word it stands for
 	score float64
 	note  string
 }
 
-// associate picks associations for the task's strongest words (weight × idf).
+// associate finds the repository's words for the task's strongest words
+// (weight × idf), two ways:
+//
+//   - co-occurrence: terms found in the same files as the word (normalised
+//     PMI, from the index);
+//   - naming: the names defined in the files where the word is most
+//     prominent (its best BM25F files): code names a concept in its
+//     definitions, so the files that talk most about "limit" name the thing
+//     that limits ("throttle").
+//
+// A word the repository never uses speaks through its variants.
 func (r *Refiner) associate(have map[string]bool) []assoc {
 	type cand struct {
-		term string
-		w    float64
+		term, word string
+		w          float64
 	}
 	var words []cand
+	add := func(text, word string, weight float64) {
+		if strings.ContainsAny(text, "._-") || len(text) < 3 || r.ix.DocFreq(text) == 0 {
+			return
+		}
+		words = append(words, cand{text, word, weight * r.ix.IDF(text)})
+	}
 	for _, k := range r.task.Keywords {
-		if strings.ContainsAny(k.Text, "._-") || len(k.Text) < 3 {
-			continue
+		add(k.Text, k.Text, k.Weight)
+		if k.Origin == task.OriginWord && r.ix.DocFreq(k.Text) == 0 {
+			for _, v := range r.ix.Variants(k.Text) {
+				add(v, k.Text, k.Weight*StemWeight)
+			}
 		}
-		if r.ix.DocFreq(k.Text) == 0 {
-			continue
-		}
-		words = append(words, cand{k.Text, k.Weight * r.ix.IDF(k.Text)})
 	}
 	sort.SliceStable(words, func(a, b int) bool { return words[a].w > words[b].w })
 	if len(words) > assocTerms {
 		words = words[:assocTerms]
 	}
 	var out []assoc
+	take := func(w cand, term string, score float64, note string) bool {
+		if score < MinAssoc || have[term] || tokenize.IsStopWord(term) || len(term) < 3 || r.ix.DocFreq(term) == 0 {
+			return false
+		}
+		have[term] = true
+		out = append(out, assoc{term: term, word: w.word, score: score, note: note})
+		return true
+	}
 	for _, w := range words {
 		n := 0
+		for _, name := range r.namesNear(w.term) {
+			if n >= assocPerTerm {
+				break
+			}
+			if take(w, name.term, name.score, fmt.Sprintf("%s → %s (named in %s)", w.term, name.term, name.where)) {
+				n++
+			}
+		}
 		for _, a := range r.ix.Associations(w.term, 8) {
 			if n >= assocPerTerm {
 				break
 			}
-			if a.Score < MinAssoc || have[a.Term] || tokenize.IsStopWord(a.Term) || len(a.Term) < 3 {
-				continue
+			if take(w, a.Term, a.Score, fmt.Sprintf("%s → %s (%.2f, together in %d files)", w.term, a.Term, a.Score, a.Support)) {
+				n++
 			}
-			have[a.Term] = true
-			n++
-			out = append(out, assoc{a.Term, a.Score, fmt.Sprintf("%s → %s (%.2f, together in %d files)", w.term, a.Term, a.Score, a.Support)})
 		}
 	}
+	return out
+}
+
+type named struct {
+	term, where string
+	score       float64
+}
+
+// namesNear returns the names defined in the files where term is most
+// prominent, best first: a name that is the file's own (throttle in
+// throttle.ts) scores 1, another class, function or type 0.8, any other
+// definition 0.5, each divided by the file's rank.
+func (r *Refiner) namesNear(term string) []named {
+	hits := r.ix.Search([]index.Term{{Text: term, Weight: 1}}, nil, namingFiles)
+	var out []named
+	seen := map[string]bool{}
+	common := int(maxCommonShare*float64(r.ix.Len())) + 2
+	for rank, h := range hits {
+		f := r.ix.File(h.ID)
+		stem := strings.ToLower(strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path)))
+		for _, d := range f.Defs {
+			t := strings.ToLower(d.Name)
+			if seen[t] || strings.Contains(t, term) || len(t) < 4 {
+				continue
+			}
+			seen[t] = true
+			if df := r.ix.DocFreq(t); df == 0 || df > common {
+				continue
+			}
+			score := 0.5
+			switch {
+			case t == stem:
+				score = 1
+			case d.Kind == "class" || d.Kind == "function" || d.Kind == "type" || d.Kind == "interface":
+				score = 0.8
+			}
+			out = append(out, named{term: t, where: path.Base(f.Path), score: score / float64(rank+1)})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
 	return out
 }
 

@@ -181,7 +181,8 @@ things lot lots kind sure currently new old bug bugs fix fixes fixed issue issue
 errors work works working worked expected actual behavior behaviour happen happens happened following
 example examples case cases code version versions line lines file files run runs running return returns
 returned call calls called value values true false none null nil self this def func function class
-return import from var let const`) {
+return import from var let const add adding added implement implementing implemented introduce
+support supports supported allow allows allowed enable improve improved`) {
 		m[w] = struct{}{}
 	}
 	return m

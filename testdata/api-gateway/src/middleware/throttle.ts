@@ -1,8 +1,8 @@
 import { Request, Response, NextFunction } from "express";
 
 export interface ThrottleOptions {
-  /** How many requests one client may send within windowMs; past this limit it gets 429. */
-  maxRequests: number;
+  /** How many requests one client may send within windowMs. */
+  limit: number;
   windowMs: number;
   /** Identifies the client; defaults to the remote address. */
   keyOf?: (req: Request) => string;
@@ -14,8 +14,8 @@ interface Window {
 }
 
 /**
- * throttle caps how many requests each client can make per time window and
- * answers 429 Too Many Requests past the cap, with a Retry-After header.
+ * throttle allows each client at most opts.limit requests per time window and
+ * answers 429 Too Many Requests past the limit, with a Retry-After header.
  */
 export function throttle(opts: ThrottleOptions) {
   const windows = new Map<string, Window>();
@@ -29,7 +29,7 @@ export function throttle(opts: ThrottleOptions) {
       windows.set(key, w);
     }
     w.count++;
-    if (w.count > opts.maxRequests) {
+    if (w.count > opts.limit) {
       const retryAfter = Math.ceil((w.startedAt + opts.windowMs - now) / 1000);
       res.setHeader("Retry-After", String(retryAfter));
       res.status(429).json({ error: "too many requests" });
