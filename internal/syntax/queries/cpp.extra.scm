@@ -1,0 +1,8 @@
+(preproc_include path: (_) @import.string)
+(preproc_def name: (identifier) @name) @definition.macro
+(preproc_function_def name: (identifier) @name) @definition.macro
+(namespace_definition name: (namespace_identifier) @name) @definition.module
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
+(base_class_clause (type_identifier) @name @reference.class)

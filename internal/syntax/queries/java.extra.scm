@@ -1,0 +1,5 @@
+(import_declaration [(scoped_identifier) (identifier)] @import.text)
+(enum_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+(annotation_type_declaration name: (identifier) @name) @definition.interface
+(constructor_declaration name: (identifier) @name) @definition.method

@@ -1,0 +1,9 @@
+package com.foo;
+import com.foo.util.Helper;
+import java.util.*;
+public class A extends B implements C {
+  A() {}
+  void run() { Helper.go(); new D(); }
+  interface Inner { void x(); }
+  enum Color { RED }
+}

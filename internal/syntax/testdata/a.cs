@@ -1,0 +1,9 @@
+using System.Text;
+using Foo;
+namespace App.Models {
+  public class User : Entity, IUser {
+    public User() {}
+    public void Save() { repo.Store(this); Log(); var b = new StringBuilder(); }
+  }
+  interface IUser { void Save(); }
+}
