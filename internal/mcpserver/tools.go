@@ -369,7 +369,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 	terms := q.Terms()
 	qv := convertQuery(q)
 	step := &Step{Session: sess.id, Cycle: sess.loop.Cycle(), Query: &qv, Candidates: make([]Candidate, 0, len(cands)),
-		Next: fmt.Sprintf("Judge each of the %d candidates (relevance 0..1, reason, missing_context) and call judge with session %q.", len(cands), sess.id)}
+		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context) and call judge with session %q.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
 		view, err := sess.repo.View(c.Path, terms, excerptTokens)
@@ -504,11 +504,13 @@ func describe(err error) error {
 // (the SDK's own fallback sorts the keys, which would put the trace before the
 // files), or nil to let the SDK report a failure.
 func jsonText(v any) *mcp.CallToolResult {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // code is full of <, > and &
+	if err := enc.Encode(v); err != nil {
 		return nil
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(b.String(), "\n")}}}
 }
 
 // convertResult turns a hone.Result into the tool's Result through its JSON
