@@ -98,6 +98,18 @@ const (
 	// LinkCap bounds all links together: a hub imported by everything is not
 	// the target for that.
 	LinkCap = 0.35
+	// SquashKnee and SquashScale shape squash: sums up to the knee are kept,
+	// beyond it each SquashScale of extra evidence halves the distance to 1
+	// by a factor e.
+	SquashKnee  = 0.85
+	SquashScale = 0.35
+	// KeyTerms is how many of the task's most telling words (weight × idf)
+	// the naming signals consider: in a long issue, every file defines
+	// something named after one of forty words.
+	KeyTerms = 8
+	// MaxSharedDefiners: a name defined in more files than this (save, run,
+	// get) neither links files nor names a concept.
+	MaxSharedDefiners = 3
 	// MaxGaps bounds the missing context listed per file.
 	MaxGaps = 3
 	// gapFloor: files below this relevance report no missing context.
@@ -128,6 +140,8 @@ type Evaluator struct {
 	taskTerms map[string]float64
 	taskStems map[string]string
 	taskTotal float64
+	// keyTerms are the KeyTerms most telling task words, for the naming signals.
+	keyTerms map[string]bool
 	// lastFrame is the Order of the frame nearest the error.
 	lastFrame int
 	// query is the task's own terms (keywords and their variants), which
@@ -178,8 +192,31 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 		}
 	}
 	e.best = e.bestScore(e.query)
+	e.keyTerms = keyTerms(ix, t)
 	e.bestWith = map[string]float64{}
 	return e
+}
+
+// keyTerms picks the task words with the highest weight × idf.
+func keyTerms(ix *index.Index, t *task.Task) map[string]bool {
+	type kw struct {
+		text string
+		w    float64
+	}
+	var ks []kw
+	for _, k := range t.Keywords {
+		if df := ix.DocFreq(k.Text); df > 0 {
+			ks = append(ks, kw{k.Text, k.Weight * ix.IDF(k.Text)})
+		} else {
+			ks = append(ks, kw{k.Text, k.Weight * ix.IDF(k.Text) * 0.5})
+		}
+	}
+	sort.SliceStable(ks, func(a, b int) bool { return ks[a].w > ks[b].w })
+	m := map[string]bool{}
+	for i := 0; i < len(ks) && i < KeyTerms; i++ {
+		m[ks[i].text] = true
+	}
+	return m
 }
 
 func (e *Evaluator) bestScore(q []index.Term) float64 {
@@ -314,7 +351,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		for _, s := range j.signals {
 			total += s.value
 		}
-		j.score = round3(clamp(total) * j.factor)
+		j.score = round3(squash(total) * j.factor)
 		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}
 		if j.score >= gapFloor {
 			ev.MissingContext, ev.Critical = e.gaps(j.id, known)
@@ -357,6 +394,9 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 		add(fmt.Sprintf("covers %d of %d task terms", len(got), len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
 	}
 	for _, d := range e.ix.File(j.id).Defs {
+		if !e.specific(d.Name) {
+			continue
+		}
 		if t := e.namedAfter(d.Name, nil); t != "" {
 			add(fmt.Sprintf("defines %s (%q)", d.Name, t), WeightSymbolTerm)
 			break
@@ -394,7 +434,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	for _, t := range nameTerms(stem) {
-		if w := e.taskTerm(t, nil); w != "" {
+		if w := e.taskTerm(t, nil); w != "" && e.keyTerms[w] {
 			add(fmt.Sprintf("file name says %q", t), WeightPathName)
 			break
 		}
@@ -402,6 +442,15 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 	for _, s := range j.signals {
 		j.base += s.value
 	}
+}
+
+// specific reports whether a name is defined in few enough files to say
+// something: not a dunder method, and at most MaxSharedDefiners definers.
+func (e *Evaluator) specific(name string) bool {
+	if strings.HasPrefix(name, "__") || len(name) < 3 {
+		return false
+	}
+	return len(e.ix.Defining(name)) <= MaxSharedDefiners
 }
 
 // taskTerm returns the task keyword that term is, is a variant of, or (by
@@ -421,7 +470,7 @@ func (e *Evaluator) namedAfter(name string, stands map[string]string) string {
 	found := ""
 	tokenize.Identifier(name, func(t string) {
 		if found == "" && len(t) >= 4 && !tokenize.IsStopWord(t) {
-			if w := e.taskTerm(t, stands); w != "" && !strings.ContainsAny(w, "._-") {
+			if w := e.taskTerm(t, stands); w != "" && e.keyTerms[w] && !strings.ContainsAny(w, "._-") {
 				found = w
 			}
 		}
@@ -459,6 +508,9 @@ func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses m
 	}
 	users := map[index.ID]bool{}
 	for _, d := range e.ix.File(j.id).Defs {
+		if !e.specific(d.Name) {
+			continue // __init__, save, run: defined everywhere, links nothing
+		}
 		for _, peer := range uses[d.Name] {
 			if r := relevant[peer]; peer != j.id && !users[peer] {
 				users[peer] = true
@@ -558,5 +610,15 @@ func (e *Evaluator) sharesTaskTerm(name string) bool {
 }
 
 func clamp(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+// squash maps a sum of contributions to [0,1]: unchanged up to SquashKnee,
+// then approaching 1 smoothly, so that files with more evidence than a
+// clear hit still rank above those with just enough (no ties at 1).
+func squash(x float64) float64 {
+	if x <= SquashKnee {
+		return math.Max(0, x)
+	}
+	return SquashKnee + (1-SquashKnee)*(1-math.Exp(-(x-SquashKnee)/SquashScale))
+}
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
