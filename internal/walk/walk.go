@@ -3,11 +3,13 @@
 //
 // # Walking
 //
-// Walk visits the tree depth first, one directory at a time, and reports files
-// in lexical order of their repository-relative paths (forward slashes). To get
-// full-path order from a depth-first walk, siblings are sorted by name with a
-// "/" appended to directory names: "a.txt" < "a/" < "a0" exactly as
-// "a.txt" < "a/x" < "a0" as whole paths.
+// Walk lists directories concurrently (a few goroutines: listing is bound by
+// system calls, not CPU) into a tree of results, then replays that tree depth
+// first on the caller's goroutine, so fn and skip are never called
+// concurrently and see files in lexical order of their repository-relative
+// paths (forward slashes). To get full-path order from a depth-first walk,
+// siblings are sorted by name with a "/" appended to directory names:
+// "a.txt" < "a/" < "a0" exactly as "a.txt" < "a/x" < "a0" as whole paths.
 //
 // Ignore files follow git semantics. Every directory may hold a .gitignore, a
 // .ignore and a .honeignore (hone's own); their patterns apply to paths below
@@ -207,8 +209,9 @@ var binaryExts = map[string]bool{
 const ctxCheckEvery = 256
 
 // Walk calls fn for every file to index under root and skip for every file
-// left out by path or metadata, in lexical path order. It stops at the first
-// error fn returns (returned as is), or when ctx is done. skip may be nil. A
+// left out by path or metadata, in lexical path order, from the calling
+// goroutine. It stops at the first error fn returns (returned as is), or when
+// ctx is done. skip may be nil. A
 // missing root, or a root that is not a directory, is an error; anything
 // unreadable below the root is reported to skip instead.
 func Walk(ctx context.Context, root string, opts Options, fn func(File) error, skip func(Skip)) error {
@@ -255,9 +258,10 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error, s
 }
 
 // listWorkers bounds the directories listed at once beyond the caller's
-// goroutine: listing is system-call bound, so a few more than the cores keep
-// the kernel busy.
-const listWorkers = 4
+// goroutine: listing is system-call bound, so more goroutines than cores keep
+// the kernel busy (django, 2,925 directories: best wall 74 ms sequential,
+// 44 ms with 8; CPU time unchanged at ~85 ms).
+const listWorkers = 8
 
 // node holds what one directory yields, in order: files, skips and the nodes
 // of subdirectories, filled in concurrently and emitted in order afterwards.
