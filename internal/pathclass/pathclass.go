@@ -6,10 +6,11 @@
 // is about tests. The rules are conventions shared across ecosystems:
 //
 //	tests: a directory named test, tests, testing, __tests__, spec or specs;
-//	       test_*.py, *_test.py, *_test.go, *Test.java, *Tests.cs, *.test.ts,
-//	       *.spec.js, *_spec.rb, conftest.py
+//	       test_*.py, *_test.py, *_test.go, *Test.java, *Test.php, *Tests.cs,
+//	       *.test.ts, *.spec.js, *_spec.rb, conftest.py
 //	docs:  a directory named doc, docs or documentation; *.md, *.rst, *.txt,
-//	       *.adoc; changelogs and release notes
+//	       *.adoc; changelogs and release notes without a source extension
+//	       (CHANGELOG, HISTORY; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks
 package pathclass
 
@@ -67,7 +68,7 @@ func Of(p string) Kind {
 		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "_spec") ||
 		stem == "tests" || stem == "test":
 		return Test
-	case (ext == ".java" || ext == ".cs" || ext == ".kt" || ext == ".scala") &&
+	case (ext == ".java" || ext == ".cs" || ext == ".kt" || ext == ".scala" || ext == ".php") &&
 		(strings.HasSuffix(stem, "test") || strings.HasSuffix(stem, "tests")) && strings.HasSuffix(path.Base(p), "Test"+path.Ext(p)) ||
 		strings.HasSuffix(path.Base(p), "Tests"+path.Ext(p)) && ext != ".py":
 		return Test
@@ -77,7 +78,7 @@ func Of(p string) Kind {
 			return Test
 		}
 	}
-	if docExts[ext] || strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history") {
+	if docExts[ext] || ext == "" && (strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history")) {
 		return Doc
 	}
 	for _, d := range dirs {
