@@ -1,0 +1,105 @@
+package hone_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"sync"
+
+	"github.com/hone-dev/hone"
+)
+
+// Open a repository once, then retrieve for a task.
+func Example() {
+	cache, _ := os.MkdirTemp("", "hone-example")
+	defer os.RemoveAll(cache)
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range res.Files {
+		fmt.Println(f.Path)
+	}
+	// Unordered output:
+	// src/auth/tokens.ts
+	// src/auth/auth.ts
+	// src/auth/session-manager.ts
+	// src/auth/jwt-utils.ts
+}
+
+// A Repo serves many retrievals at once.
+func ExampleRepo_Retrieve_concurrent() {
+	cache, _ := os.MkdirTemp("", "hone-example")
+	defer os.RemoveAll(cache)
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, "testdata/api-gateway", hone.Options{CacheDir: cache})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tasks := []string{"Add rate limiting to API endpoints", "Orders need a total", "CORS rejects our origin"}
+	best := make([]string, len(tasks))
+	var wg sync.WaitGroup
+	for i, task := range tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := repo.Retrieve(ctx, task, hone.RetrieveOptions{})
+			if err == nil && len(res.Ranked) > 0 {
+				best[i] = res.Ranked[0].Path
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(best[1])
+	fmt.Println(best[2])
+	// Output:
+	// src/handlers/orders.ts
+	// src/middleware/cors.ts
+}
+
+// Start runs the loop one step at a time, for a caller that judges the
+// candidates itself (an agent over MCP does this).
+func ExampleRepo_Start() {
+	cache, _ := os.MkdirTemp("", "hone-example")
+	defer os.RemoveAll(cache)
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sess, err := repo.Start(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for {
+		cands, err := sess.Dispatch(ctx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var evals []hone.Evaluation
+		for _, c := range cands {
+			rel := 0.1
+			if c.Path == "src/auth/tokens.ts" {
+				rel = 0.95 // this caller knows where expiry is computed
+			}
+			evals = append(evals, hone.Evaluation{Path: c.Path, Relevance: rel, Reason: "my judgment"})
+		}
+		done, err := sess.Judge(ctx, evals)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if done {
+			break
+		}
+	}
+	res := sess.Result()
+	fmt.Println(res.Files[0].Path)
+	// Output:
+	// src/auth/tokens.ts
+}
