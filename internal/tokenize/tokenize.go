@@ -25,6 +25,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 const (
@@ -37,19 +38,35 @@ const (
 // Words calls fn for each raw word of text: a maximal run of letters, digits,
 // '_', and of '.' or '-' when they join two word characters (so "a.b.c" and
 // "jwt-utils" are one word, but "end." is "end"). It does not lower-case.
+// Words are substrings of text.
 func Words(text string, fn func(word string)) {
 	start := -1
 	for i := 0; i < len(text); {
-		r, size := rune(text[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(text[i:])
+		c := text[i]
+		if c < utf8.RuneSelf {
+			// ASCII: a table lookup, and a look-ahead of one byte for '.' and '-'.
+			word := asciiWord[c]
+			if !word && (c == '.' || c == '-') && start >= 0 && i+1 < len(text) {
+				if n := text[i+1]; n < utf8.RuneSelf {
+					word = asciiWord[n] && n != '_'
+				} else {
+					next, _ := utf8.DecodeRuneInString(text[i+1:])
+					word = isWordRune(next)
+				}
+			}
+			if word {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				fn(text[start:i])
+				start = -1
+			}
+			i++
+			continue
 		}
-		word := isWordRune(r)
-		if !word && (r == '.' || r == '-') && start >= 0 && i+size < len(text) {
-			next, _ := utf8.DecodeRuneInString(text[i+size:])
-			word = isWordRune(next) && next != '_'
-		}
-		if word {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isWordRune(r) {
 			if start < 0 {
 				start = i
 			}
@@ -64,6 +81,14 @@ func Words(text string, fn func(word string)) {
 	}
 }
 
+// asciiWord marks the ASCII word characters: letters, digits and '_'.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
 func isWordRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
@@ -71,6 +96,189 @@ func isWordRune(r rune) bool {
 // Split returns the parts of an identifier, lower-cased, in order, without the
 // whole identifier itself. It returns nil when the identifier has one part.
 func Split(ident string) []string {
+	if !isASCII(ident) {
+		return splitRunes(ident)
+	}
+	var sp splitter
+	n := sp.split(ident)
+	if n <= 1 {
+		return nil
+	}
+	lower := strings.ToLower(ident)
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = lower[sp.parts[2*i]:sp.parts[2*i+1]]
+	}
+	return parts
+}
+
+// Terms calls fn for every index term of text: for each word, the whole word
+// lower-cased, then its parts (see Split). Pure numbers and terms outside
+// [MinLen, MaxLen] are skipped. A term can be reported more than once. The
+// terms stay valid after fn returns (see Scanner for a variant that does not
+// allocate).
+func Terms(text string, fn func(term string)) {
+	var s Scanner
+	s.stable = true
+	s.Terms(text, fn)
+}
+
+// Identifier calls fn for the terms of one identifier: whole, then parts.
+func Identifier(ident string, fn func(term string)) {
+	var s Scanner
+	s.stable = true
+	s.Identifier(ident, fn)
+}
+
+// A Scanner reports the same terms as Terms and Identifier without allocating
+// for ASCII identifiers: a term it reports is lower-cased into the Scanner's
+// buffer (or is a substring of the input) and is valid only until fn returns;
+// a caller that keeps it must copy it. Non-ASCII identifiers take the Unicode
+// path, which allocates. The zero Scanner is ready to use; a Scanner is not
+// safe for concurrent use.
+type Scanner struct {
+	buf    []byte
+	sp     splitter
+	stable bool // report strings that outlive fn (one allocation per lower-cased identifier)
+}
+
+// Terms is the package-level Terms with the Scanner's buffers.
+func (s *Scanner) Terms(text string, fn func(term string)) {
+	Words(text, func(w string) { s.Identifier(w, fn) })
+}
+
+// Identifier is the package-level Identifier with the Scanner's buffers.
+func (s *Scanner) Identifier(ident string, fn func(term string)) {
+	if !isASCII(ident) {
+		identifierRunes(ident, fn)
+		return
+	}
+	// The whole identifier: trimmed of separators, lower-cased.
+	lo, hi := 0, len(ident)
+	for lo < hi && isTrimmed(ident[lo]) {
+		lo++
+	}
+	for hi > lo && isTrimmed(ident[hi-1]) {
+		hi--
+	}
+	trimmed := ident[lo:hi]
+	var whole string
+	switch {
+	case !hasUpper(trimmed):
+		whole = trimmed
+	case s.stable:
+		whole = strings.ToLower(trimmed)
+	default:
+		s.buf = appendLower(s.buf[:0], trimmed)
+		whole = unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
+	}
+	if keep(whole) {
+		fn(whole)
+	}
+	// The parts lie inside the trimmed identifier (the trimmed bytes are
+	// separators), so each lower-cased part is a substring of whole.
+	n := s.sp.split(ident)
+	if n <= 1 {
+		return
+	}
+	for i := range n {
+		p := whole[s.sp.parts[2*i]-lo : s.sp.parts[2*i+1]-lo]
+		if p != whole && keep(p) {
+			fn(p)
+		}
+	}
+}
+
+func isTrimmed(c byte) bool { return c == '_' || c == '-' || c == '.' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+func isSplitSep(c byte) bool   { return c == '_' || c == '-' || c == '.' || c == '/' || c == '$' }
+
+// splitter finds the parts of an ASCII identifier as byte ranges, with the
+// rules of splitRunes.
+type splitter struct {
+	parts []int // start, end of each part
+}
+
+// split fills sp.parts with the parts of ident and returns their number.
+func (sp *splitter) split(ident string) int {
+	sp.parts = sp.parts[:0]
+	for i := 0; i < len(ident); {
+		if isSplitSep(ident[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(ident) && !isSplitSep(ident[j]) {
+			j++
+		}
+		sp.splitCase(ident, i, j)
+		i = j
+	}
+	return len(sp.parts) / 2
+}
+
+// splitCase splits the separator-free chunk s[lo:hi] at case and digit
+// boundaries.
+func (sp *splitter) splitCase(s string, lo, hi int) {
+	start := lo
+	for i := lo + 1; i < hi; i++ {
+		prev, cur := s[i-1], s[i]
+		boundary := false
+		switch {
+		case isLowerASCII(prev) && isUpperASCII(cur):
+			boundary = true // camelCase
+		case isUpperASCII(prev) && isUpperASCII(cur) && i+1 < hi && isLowerASCII(s[i+1]):
+			boundary = true // HTTPServer: split before the S
+		case isDigitASCII(prev) && isUpperASCII(cur):
+			// utf8Decode: split after the 8 only when a letter run preceded.
+			j := i - 1
+			for j >= lo && isDigitASCII(s[j]) {
+				j--
+			}
+			boundary = j >= lo && (isLowerASCII(s[j]) || isUpperASCII(s[j]))
+		}
+		if boundary {
+			sp.parts = append(sp.parts, start, i)
+			start = i
+		}
+	}
+	sp.parts = append(sp.parts, start, hi)
+}
+
+// splitRunes is Split for any text, rune by rune.
+func splitRunes(ident string) []string {
 	var parts []string
 	add := func(p string) {
 		if p != "" {
@@ -122,22 +330,13 @@ func digitsFollowLetters(runes []rune, i int) bool {
 	return j >= 0 && unicode.IsLetter(runes[j]) && unicode.IsUpper(runes[i])
 }
 
-// Terms calls fn for every index term of text: for each word, the whole word
-// lower-cased, then its parts (see Split). Pure numbers and terms outside
-// [MinLen, MaxLen] are skipped. A term can be reported more than once.
-func Terms(text string, fn func(term string)) {
-	Words(text, func(w string) {
-		Identifier(w, fn)
-	})
-}
-
-// Identifier calls fn for the terms of one identifier: whole, then parts.
-func Identifier(ident string, fn func(term string)) {
+// identifierRunes is Identifier for any text, rune by rune.
+func identifierRunes(ident string, fn func(term string)) {
 	whole := strings.ToLower(strings.Trim(ident, "_-."))
 	if keep(whole) {
 		fn(whole)
 	}
-	for _, p := range Split(ident) {
+	for _, p := range splitRunes(ident) {
 		if p != whole && keep(p) {
 			fn(p)
 		}
@@ -148,6 +347,19 @@ func keep(t string) bool {
 	if len(t) < MinLen || len(t) > MaxLen {
 		return false
 	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c >= utf8.RuneSelf {
+			return keepRunes(t[i:])
+		}
+		if !isDigitASCII(c) && c != '.' && c != '-' && c != '_' {
+			return true
+		}
+	}
+	return false
+}
+
+func keepRunes(t string) bool {
 	for _, r := range t {
 		if !unicode.IsDigit(r) && r != '.' && r != '-' && r != '_' {
 			return true
