@@ -130,4 +130,3 @@ func refKeep(t string) bool {
 	}
 	return false
 }
-
