@@ -157,7 +157,10 @@ func isIdentLike(s string) bool {
 }
 
 func frameName(f task.Frame) string {
-	if f.Func != "" {
+	switch {
+	case f.Func != "" && f.File == "":
+		return f.Func
+	case f.Func != "":
 		return f.Func + " (" + path.Base(f.File) + ")"
 	}
 	return f.File
