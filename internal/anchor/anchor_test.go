@@ -168,9 +168,9 @@ func TestFind(t *testing.T) {
 			want: []view{{"src/pkg/models/query.py", KindModule, "pkg.models.query", 1, 0}},
 		},
 		{
-			name: "a symbol defined in one file",
-			text: "`QuerySet` loses its state",
-			want: []view{{"src/pkg/models/query.py", KindDefines, "QuerySet", 1, 0}},
+			name:        "a symbol defined in one file",
+			text:        "`QuerySet` loses its state",
+			want:        []view{{"src/pkg/models/query.py", KindDefines, "QuerySet", 1, 0}},
 			wantSymbols: map[string][]string{"QuerySet": {"src/pkg/models/query.py"}},
 		},
 		{
