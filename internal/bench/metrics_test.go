@@ -208,3 +208,35 @@ func TestReadInstances(t *testing.T) {
 		})
 	}
 }
+
+func TestSelect(t *testing.T) {
+	insts := []Instance{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	ids := func(in []Instance) string {
+		var s []string
+		for _, i := range in {
+			s = append(s, i.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	tests := []struct {
+		only  []string
+		limit int
+		want  string
+		err   bool
+	}{
+		{nil, 0, "a,b,c", false},
+		{nil, 2, "a,b", false},
+		{[]string{"c", "a"}, 0, "a,c", false},
+		{[]string{"c", "a"}, 1, "a", false},
+		{[]string{"z"}, 0, "", true},
+	}
+	for _, tt := range tests {
+		got, err := Select(insts, tt.only, tt.limit)
+		if (err != nil) != tt.err || ids(got) != tt.want {
+			t.Errorf("Select(%v, %d) = %q, %v; want %q", tt.only, tt.limit, ids(got), err, tt.want)
+		}
+	}
+	if got := SummaryPath("/tmp/x/full.jsonl"); got != "/tmp/x/full.summary.json" {
+		t.Errorf("SummaryPath = %q", got)
+	}
+}
