@@ -230,16 +230,28 @@ func (e *Evaluator) bestScore(q []index.Term) float64 {
 // task's own, plus the association terms REFINE found for the task's words
 // (the repository's word for the task's concept, "throttle" for "rate
 // limit"), with the best score any file gets for them.
-func (e *Evaluator) judgingQuery(q loop.Query) ([]index.Term, float64, map[string]string) {
+func (e *Evaluator) judgingQuery(q loop.Query) ([]index.Term, float64, map[string][]string) {
 	var assoc []index.Term
 	var key strings.Builder
-	stands := map[string]string{}
+	stands := map[string][]string{}
 	for _, k := range q.Keywords {
-		if k.Origin == refineOriginAssociation && k.Weight > 0 {
+		if k.Origin == OriginSynonym && k.Weight > 0 {
+			// A synonym counts toward coverage and names files and symbols,
+			// but the lexical score stays the task's own words'.
+			stands[synonymKey+k.Term] = []string{k.For}
+			for _, f := range strings.Fields(k.For) {
+				if w := e.taskTerm(f); w != "" {
+					stands[k.Term] = append(stands[k.Term], w)
+				}
+			}
+		}
+		if k.Origin == OriginAssociation && k.Weight > 0 {
 			assoc = append(assoc, index.Term{Text: k.Term, Weight: k.Weight})
 			fmt.Fprintf(&key, "%s^%g ", k.Term, k.Weight)
-			if w := e.taskTerm(k.For, nil); w != "" {
-				stands[k.Term] = w
+			for _, f := range strings.Fields(k.For) {
+				if w := e.taskTerm(f); w != "" {
+					stands[k.Term] = append(stands[k.Term], w)
+				}
 			}
 		}
 	}
@@ -257,8 +269,15 @@ func (e *Evaluator) judgingQuery(q loop.Query) ([]index.Term, float64, map[strin
 	return terms, best, stands
 }
 
-// refineOriginAssociation is the Keyword.Origin of association terms.
-const refineOriginAssociation = "association"
+// synonymKey prefixes the stands entries of synonyms, which may name files
+// and symbols (associations, noisier, only count toward coverage).
+const synonymKey = "\x00syn:"
+
+// Keyword origins of the terms that stand for task words (set by REFINE).
+const (
+	OriginAssociation = "association"
+	OriginSynonym     = "synonym"
+)
 
 // nearestFrame returns the index of the frame nearest the error: Python and
 // Rust print it last, Go, Java and JavaScript first.
@@ -370,7 +389,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 
 // baseSignals adds the signals that need no other file. stands maps the
 // cycle's association terms to the task words they stand for.
-func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]string) {
+func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]string) {
 	add := func(label string, v float64) {
 		if v > 0.0005 {
 			j.signals = append(j.signals, contribution{label, v})
@@ -383,7 +402,18 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 	if e.taskTotal > 0 {
 		got := map[string]bool{}
 		for _, m := range j.lex.Matched {
-			if t := e.taskTerm(m, stands); t != "" {
+			if t := e.taskTerm(m); t != "" {
+				got[t] = true
+			}
+			for _, t := range stands[m] {
+				got[t] = true
+			}
+		}
+		for term, words := range stands {
+			if strings.HasPrefix(term, synonymKey) || !e.contains(j.id, term) {
+				continue
+			}
+			for _, t := range words {
 				got[t] = true
 			}
 		}
@@ -397,7 +427,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 		if !e.specific(d.Name) {
 			continue
 		}
-		if t := e.namedAfter(d.Name, nil); t != "" {
+		if t := e.namedAfter(d.Name, stands); t != "" {
 			add(fmt.Sprintf("defines %s (%q)", d.Name, t), WeightSymbolTerm)
 			break
 		}
@@ -434,14 +464,28 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string]strin
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	for _, t := range nameTerms(stem) {
-		if w := e.taskTerm(t, nil); w != "" && e.keyTerms[w] {
+		if w := e.taskTerm(t); w != "" && e.keyTerms[w] {
 			add(fmt.Sprintf("file name says %q", t), WeightPathName)
+			break
+		}
+		if syn := stands[synonymKey+t]; len(syn) > 0 {
+			add(fmt.Sprintf("file name says %q (%s)", t, syn[0]), WeightPathName)
 			break
 		}
 	}
 	for _, s := range j.signals {
 		j.base += s.value
 	}
+}
+
+// contains reports whether file id has term in any field.
+func (e *Evaluator) contains(id index.ID, term string) bool {
+	for f := index.Field(0); f < index.NumFields; f++ {
+		if e.ix.TermFreq(id, f, term) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // specific reports whether a name is defined in few enough files to say
@@ -453,25 +497,24 @@ func (e *Evaluator) specific(name string) bool {
 	return len(e.ix.Defining(name)) <= MaxSharedDefiners
 }
 
-// taskTerm returns the task keyword that term is, is a variant of, or (by
-// stands, the cycle's associations) stands for; or "".
-func (e *Evaluator) taskTerm(term string, stands map[string]string) string {
+// taskTerm returns the task keyword that term is or is a variant of, or "".
+func (e *Evaluator) taskTerm(term string) string {
 	if _, ok := e.taskTerms[term]; ok {
 		return term
 	}
-	if w := e.taskStems[tokenize.Stem(term)]; w != "" {
-		return w
-	}
-	return stands[term]
+	return e.taskStems[tokenize.Stem(term)]
 }
 
-// namedAfter returns the distinctive task word a symbol's name contains, or "".
-func (e *Evaluator) namedAfter(name string, stands map[string]string) string {
+// namedAfter returns the distinctive task word a symbol's name contains (or
+// the task phrase a synonym in it stands for), or "".
+func (e *Evaluator) namedAfter(name string, stands map[string][]string) string {
 	found := ""
 	tokenize.Identifier(name, func(t string) {
 		if found == "" && len(t) >= 4 && !tokenize.IsStopWord(t) {
-			if w := e.taskTerm(t, stands); w != "" && e.keyTerms[w] && !strings.ContainsAny(w, "._-") {
+			if w := e.taskTerm(t); w != "" && e.keyTerms[w] && !strings.ContainsAny(w, "._-") {
 				found = w
+			} else if syn := stands[synonymKey+t]; len(syn) > 0 {
+				found = t + " for " + syn[0]
 			}
 		}
 	})

@@ -31,6 +31,7 @@ import (
 	"github.com/hone-dev/hone/internal/anchor"
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/synonym"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/loop"
@@ -55,6 +56,14 @@ const (
 	assocPerTerm = 2
 	// namingFiles is how many of a word's best files lend their names.
 	namingFiles = 2
+	// SynonymWeight weighs a general synonym of a task word: the concept, in
+	// words the task did not use.
+	SynonymWeight = 0.6
+	// synonymsPerConcept bounds the synonyms added per concept.
+	synonymsPerConcept = 3
+	// synonymKeyWords: only concepts named by the task's most telling words
+	// are expanded, so a long issue's passing words add nothing.
+	synonymKeyWords = 8
 	// GapWeight weighs a name from missing context used as a keyword.
 	GapWeight = 0.8
 	// ExcludeBelow: files scored below this are not proposed again.
@@ -116,6 +125,9 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 			}
 		}
 	}
+	if !r.opts.NoAssociations {
+		r.synonyms(&q, have)
+	}
 	focus := map[string]bool{}
 	ids := make([]index.ID, 0, len(r.anchors.ByFile))
 	for id := range r.anchors.ByFile {
@@ -143,6 +155,65 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 		q.FocusAreas = append(q.FocusAreas, loop.FocusSymbol+n)
 	}
 	return q, ctx.Err()
+}
+
+// synonyms adds the repository's words for the concepts the task's most
+// telling words name, from the general vocabulary of package synonym.
+func (r *Refiner) synonyms(q *loop.Query, have map[string]bool) {
+	weight := map[string]float64{}
+	var words []string
+	for _, k := range r.task.Keywords {
+		if k.Origin == task.OriginWord || k.Origin == task.OriginIdentifier {
+			if _, ok := weight[k.Text]; !ok {
+				words = append(words, k.Text)
+			}
+			weight[k.Text] = max(weight[k.Text], k.Weight)
+		}
+	}
+	key := r.keyWords(synonymKeyWords)
+	for _, m := range synonym.Expand(words) {
+		w, telling := 0.0, false
+		for _, x := range m.Words {
+			w = max(w, weight[x])
+			telling = telling || key[x]
+		}
+		if !telling {
+			continue
+		}
+		n := 0
+		for _, o := range m.Others {
+			if n >= synonymsPerConcept || have[o] || r.ix.DocFreq(o) == 0 {
+				continue
+			}
+			have[o] = true
+			n++
+			q.Keywords = append(q.Keywords, loop.Keyword{Term: o, Weight: w * SynonymWeight, Origin: "synonym",
+				For: strings.Join(m.Words, " ")})
+		}
+	}
+}
+
+// keyWords returns the task's n most telling words (weight × idf); a word
+// the repository never uses counts at half its weight.
+func (r *Refiner) keyWords(n int) map[string]bool {
+	type kw struct {
+		text string
+		w    float64
+	}
+	var ks []kw
+	for _, k := range r.task.Keywords {
+		w := k.Weight * r.ix.IDF(k.Text)
+		if r.ix.DocFreq(k.Text) == 0 {
+			w /= 2
+		}
+		ks = append(ks, kw{k.Text, w})
+	}
+	sort.SliceStable(ks, func(a, b int) bool { return ks[a].w > ks[b].w })
+	m := map[string]bool{}
+	for i := 0; i < len(ks) && i < n; i++ {
+		m[ks[i].text] = true
+	}
+	return m
 }
 
 var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)

@@ -1,0 +1,532 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/loop"
+)
+
+// signal formats one entry of a Reason, as the evaluator prints it.
+func signal(label string, v float64) string { return fmt.Sprintf("%s:+%.2f", label, v) }
+
+// signals splits a Reason into its entries (a label may hold ", ").
+func signals(reason string) []string {
+	var out []string
+	for _, part := range strings.Split(reason, ", ") {
+		if len(out) > 0 && !strings.Contains(part, ":+") && !strings.Contains(part, ":×") {
+			out[len(out)-1] += ", " + part
+			continue
+		}
+		out = append(out, part)
+	}
+	return out
+}
+
+// reasonSum adds the contributions a Reason lists.
+func reasonSum(t *testing.T, reason string) float64 {
+	t.Helper()
+	sum := 0.0
+	for _, s := range signals(reason) {
+		i := strings.LastIndex(s, ":+")
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(s[i+2:], 64)
+		if err != nil {
+			t.Fatalf("reason entry %q: %v", s, err)
+		}
+		sum += v
+	}
+	return sum
+}
+
+func candidates(paths ...string) []loop.Candidate {
+	out := make([]loop.Candidate, len(paths))
+	for i, p := range paths {
+		out[i] = loop.Candidate{Path: p}
+	}
+	return out
+}
+
+// evalOne judges the candidates and returns the evaluation of path.
+func evalOne(t *testing.T, e *Evaluator, in loop.EvalInput, path string) loop.Evaluation {
+	t.Helper()
+	if in.Cycle == 0 {
+		in.Cycle = 1
+	}
+	evs, err := e.Evaluate(context.Background(), in)
+	if err != nil {
+		t.Fatalf("Evaluate() error = %v", err)
+	}
+	for _, ev := range evs {
+		if ev.Path == path {
+			return ev
+		}
+	}
+	t.Fatalf("Evaluate() judged no %s: %v", path, evs)
+	return loop.Evaluation{}
+}
+
+const pyTrace = `Login fails
+Traceback (most recent call last):
+  File "/srv/site-packages/app/api/views.py", line 6, in login
+    if not Throttle().allow(request.client):
+  File "/srv/site-packages/app/api/throttle.py", line 5, in allow
+    return True
+RuntimeError: refused`
+
+func TestEvaluateSignals(t *testing.T) {
+	ix := openFixture(t)
+	tests := []struct {
+		name    string
+		task    string
+		path    string
+		want    []string // entries the Reason must hold
+		notWant []string // labels (prefixes) it must not hold
+	}{
+		{
+			name: "the task names the path",
+			task: "Fix login in app/api/views.py",
+			path: "app/api/views.py",
+			want: []string{signal("task names path app/api/views.py", WeightPath*1)},
+		},
+		{
+			name:    "a trace frame",
+			task:    pyTrace,
+			path:    "app/api/views.py",
+			want:    []string{signal("trace frame login (views.py)", WeightFrame*1)},
+			notWant: []string{"trace frame nearest"},
+		},
+		{
+			name: "the Python frame nearest the error is the last",
+			task: pyTrace,
+			path: "app/api/throttle.py",
+			want: []string{signal("trace frame nearest the error allow (throttle.py)", (WeightFrame+WeightLastFrame)*1)},
+		},
+		{
+			name: "a module path",
+			task: "Importing app.api.throttle fails on start",
+			path: "app/api/throttle.py",
+			want: []string{signal("task names module app.api.throttle", WeightModule*1)},
+		},
+		{
+			name: "defines a task symbol found in one file",
+			task: "`TokenManager` issues stale tokens",
+			path: "app/auth/tokens.py",
+			want: []string{signal("defines TokenManager", WeightDefines*1)},
+		},
+		{
+			name: "defines a task symbol found in two files",
+			task: "`helper` returns the wrong value",
+			path: "app/util/two.py",
+			want: []string{signal("defines helper", WeightDefines*0.5)},
+		},
+		{
+			name: "anchors together are capped",
+			task: "app/auth/tokens.py: `TokenManager` issues stale tokens",
+			path: "app/auth/tokens.py",
+			want: []string{
+				signal("task names path app/auth/tokens.py", WeightPath),
+				signal("defines TokenManager", AnchorCap-WeightPath),
+			},
+		},
+		{
+			name: "the best lexical match, covering every task term",
+			task: "`helper` returns the wrong value",
+			path: "app/util/one.py",
+			want: []string{signal("bm25 1.00 of best", WeightBM25), signal("covers 1 of 1 task terms", WeightCoverage)},
+		},
+		{
+			name: "a symbol and a file named after a task word",
+			task: "The throttle is too strict",
+			path: "app/api/throttle.py",
+			want: []string{
+				signal(`defines Throttle ("throttle")`, WeightSymbolTerm),
+				signal(`file name says "throttle"`, WeightPathName),
+			},
+			notWant: []string{"task names", "trace frame", "test/doc file"},
+		},
+		{
+			name: "a plural file name answers the singular word",
+			task: "The token has expired",
+			path: "app/auth/tokens.py",
+			want: []string{signal(`file name says "token"`, WeightPathName)},
+		},
+		{
+			name:    "no signal",
+			task:    "The throttle is too strict",
+			path:    "app/util/one.py",
+			want:    []string{"no signal"},
+			notWant: []string{"bm25", "covers"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEval(t, ix, tt.task, Options{})
+			ev := evalOne(t, e, loop.EvalInput{Task: tt.task, Candidates: candidates(tt.path)}, tt.path)
+			got := signals(ev.Reason)
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("Evaluate(%q).Reason = %q, want it to list %q", tt.path, ev.Reason, w)
+				}
+			}
+			for _, nw := range tt.notWant {
+				for _, g := range got {
+					if strings.HasPrefix(g, nw) {
+						t.Errorf("Evaluate(%q).Reason = %q, want no %q", tt.path, ev.Reason, nw)
+					}
+				}
+			}
+			// The relevance is the sum of the listed contributions, clamped
+			// (each printed to two decimals).
+			if want := math.Min(1, reasonSum(t, ev.Reason)); math.Abs(ev.Relevance-want) > 0.005*float64(len(got)) {
+				t.Errorf("Evaluate(%q).Relevance = %v, want about %v, the sum of %q", tt.path, ev.Relevance, want, ev.Reason)
+			}
+			if ev.Relevance < 0 || ev.Relevance > 1 {
+				t.Errorf("Evaluate(%q).Relevance = %v, out of [0,1]", tt.path, ev.Relevance)
+			}
+			// Reasons list the strongest signal first.
+			for i := 1; i < len(got); i++ {
+				if strings.Contains(got[i], ":+") && reasonSum(t, got[i]) > reasonSum(t, got[i-1]) {
+					t.Errorf("Reason %q is not strongest first", ev.Reason)
+				}
+			}
+		})
+	}
+}
+
+func TestEvaluateDemotion(t *testing.T) {
+	ix := openFixture(t)
+	const text = "The throttle is too strict"
+	tests := []struct {
+		name   string
+		path   string
+		demote search.Options
+		factor float64
+	}{
+		{"a test file when tests are demoted", "tests/test_throttle.py", search.Options{DemoteTests: true}, search.TestFactor},
+		{"a test file when only docs are demoted", "tests/test_throttle.py", search.Options{DemoteDocs: true}, 1},
+		{"a doc file when docs are demoted", "docs/guide.md", search.Options{DemoteDocs: true}, search.DocFactor},
+		{"code is never demoted", "app/api/throttle.py", search.Options{DemoteTests: true, DemoteDocs: true}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := loop.EvalInput{Task: text, Candidates: candidates(tt.path)}
+			plainEval, _ := newEval(t, ix, text, Options{})
+			plain := evalOne(t, plainEval, in, tt.path)
+			demotedEval, _ := newEval(t, ix, text, Options{Demote: tt.demote})
+			demoted := evalOne(t, demotedEval, in, tt.path)
+			if want := plain.Relevance * tt.factor; math.Abs(demoted.Relevance-want) > 0.001 {
+				t.Errorf("Evaluate(%s) demoted = %v, want %v × %v = %v", tt.path, demoted.Relevance, plain.Relevance, tt.factor, want)
+			}
+			mark := fmt.Sprintf("test/doc file:×%.2f", tt.factor)
+			if has := strings.HasSuffix(demoted.Reason, mark); has != (tt.factor != 1) {
+				t.Errorf("Evaluate(%s).Reason = %q; ends with %q = %v, want %v", tt.path, demoted.Reason, mark, has, tt.factor != 1)
+			}
+		})
+	}
+}
+
+func TestEvaluateLinks(t *testing.T) {
+	ix := openFixture(t)
+	const text = "`TokenManager` issues stale tokens"
+	features := map[string]loop.Evaluation{}
+	for i := 1; i <= 5; i++ {
+		p := fmt.Sprintf("app/feat/f%d.py", i)
+		features[p] = loop.Evaluation{Path: p, Relevance: 1}
+	}
+	tests := []struct {
+		name     string
+		path     string
+		judged   map[string]loop.Evaluation
+		wantGain float64
+		want     []string
+	}{
+		{
+			name:     "imported by a relevant file that uses its name",
+			path:     "app/api/throttle.py",
+			judged:   map[string]loop.Evaluation{"app/api/views.py": {Path: "app/api/views.py", Relevance: 0.8}},
+			wantGain: WeightImport*0.8 + WeightDefUse*0.8,
+			want: []string{
+				signal("imported by views.py", WeightImport*0.8),
+				signal("defines Throttle used by views.py", WeightDefUse*0.8),
+			},
+		},
+		{
+			name:     "imports a relevant file",
+			path:     "app/feat/f1.py",
+			judged:   map[string]loop.Evaluation{"app/core/base.py": {Path: "app/core/base.py", Relevance: 0.9}},
+			wantGain: WeightImport * 0.9,
+			want:     []string{signal("imports base.py", WeightImport*0.9)},
+		},
+		{
+			name:     "a file below LinkFloor lends nothing",
+			path:     "app/api/throttle.py",
+			judged:   map[string]loop.Evaluation{"app/api/views.py": {Path: "app/api/views.py", Relevance: LinkFloor - 0.01}},
+			wantGain: 0,
+		},
+		{
+			name:     "a hub's links are capped",
+			path:     "app/core/base.py",
+			judged:   features,
+			wantGain: LinkCap,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := loop.EvalInput{Task: text, Cycle: 2, Candidates: candidates(tt.path), Judged: tt.judged}
+			noLinks, _ := newEval(t, ix, text, Options{NoLinks: true})
+			before := evalOne(t, noLinks, in, tt.path)
+			links, _ := newEval(t, ix, text, Options{})
+			after := evalOne(t, links, in, tt.path)
+			if gain := after.Relevance - before.Relevance; math.Abs(gain-tt.wantGain) > 0.001 {
+				t.Errorf("links added %v to %s (%q), want %v", gain, tt.path, after.Reason, tt.wantGain)
+			}
+			got := signals(after.Reason)
+			for _, w := range tt.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("Evaluate(%q).Reason = %q, want it to list %q", tt.path, after.Reason, w)
+				}
+			}
+		})
+	}
+}
+
+// Within one cycle, a file that reaches LinkFloor on its own lends links to
+// the other candidates in proportion to its first-pass relevance.
+func TestEvaluateLinksWithinCycle(t *testing.T) {
+	ix := openFixture(t)
+	const text = "Fix login in app/api/views.py"
+	const views, throttle = "app/api/views.py", "app/api/throttle.py"
+	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true})
+	in := loop.EvalInput{Task: text, Candidates: candidates(views, throttle)}
+	r := evalOne(t, noLinks, in, views).Relevance
+	if r < LinkFloor {
+		t.Fatalf("fixture: %s scores %v on its own, want at least LinkFloor", views, r)
+	}
+	before := evalOne(t, noLinks, in, throttle).Relevance
+	links, _ := newEval(t, ix, text, Options{})
+	after := evalOne(t, links, in, throttle)
+	want := math.Min(LinkCap, (WeightImport+WeightDefUse)*r)
+	if gain := after.Relevance - before; math.Abs(gain-want) > 0.002 {
+		t.Errorf("links within the cycle added %v to %s (%q), want (WeightImport+WeightDefUse)×%v = %v", gain, throttle, after.Reason, r, want)
+	}
+}
+
+func TestEvaluateMissingContext(t *testing.T) {
+	ix := openFixture(t)
+	const views, tokens = "app/api/views.py", "app/auth/tokens.py"
+	tests := []struct {
+		name         string
+		task         string
+		path         string
+		candidates   []string
+		judged       map[string]loop.Evaluation
+		wantMissing  []string
+		wantCritical bool
+	}{
+		{
+			name:         "a task-named symbol defined in an unseen file",
+			task:         "Fix login in app/api/views.py: `TokenManager` issues stale tokens",
+			path:         views,
+			candidates:   []string{views},
+			wantMissing:  []string{"definition of TokenManager"},
+			wantCritical: true,
+		},
+		{
+			name:        "the definer is a candidate of this cycle",
+			task:        "Fix login in app/api/views.py: `TokenManager` issues stale tokens",
+			path:        views,
+			candidates:  []string{views, tokens},
+			wantMissing: []string{},
+		},
+		{
+			name:        "the definer was judged in an earlier cycle",
+			task:        "Fix login in app/api/views.py: `TokenManager` issues stale tokens",
+			path:        views,
+			candidates:  []string{views},
+			judged:      map[string]loop.Evaluation{tokens: {Path: tokens, Relevance: 0.1}},
+			wantMissing: []string{},
+		},
+		{
+			name:         "a name sharing a task word is a gap, not a critical one",
+			task:         "The token manager breaks login in app/api/views.py",
+			path:         views,
+			candidates:   []string{views},
+			wantMissing:  []string{"definition of TokenManager"},
+			wantCritical: false,
+		},
+		{
+			name:         "callers of a task-named function",
+			task:         "`allow` is wrong in Throttle",
+			path:         "app/api/throttle.py",
+			candidates:   []string{"app/api/throttle.py"},
+			wantMissing:  []string{"caller of allow"},
+			wantCritical: false,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEval(t, ix, tt.task, Options{})
+			ev := evalOne(t, e, loop.EvalInput{Task: tt.task, Cycle: 1, Candidates: candidates(tt.candidates...), Judged: tt.judged}, tt.path)
+			if ev.Relevance < gapFloor {
+				t.Fatalf("fixture: %s scores %v (%s), below gapFloor", tt.path, ev.Relevance, ev.Reason)
+			}
+			if diff := cmp.Diff(tt.wantMissing, ev.MissingContext); diff != "" {
+				t.Errorf("Evaluate(%s).MissingContext (-want +got):\n%s", tt.path, diff)
+			}
+			if ev.Critical != tt.wantCritical {
+				t.Errorf("Evaluate(%s).Critical = %v, want %v", tt.path, ev.Critical, tt.wantCritical)
+			}
+		})
+	}
+}
+
+func TestEvaluateInvariants(t *testing.T) {
+	ix := openFixture(t)
+	var all []string
+	for i := 0; i < ix.Len(); i++ {
+		all = append(all, ix.File(indexID(i)).Path)
+	}
+	for _, text := range []string{pyTrace, "The throttle is too strict", "Fix login in app/api/views.py: `TokenManager` issues stale tokens", "`helper` returns the wrong value"} {
+		t.Run(strings.SplitN(text, "\n", 2)[0], func(t *testing.T) {
+			e, _ := newEval(t, ix, text, Options{Demote: search.Options{DemoteTests: true, DemoteDocs: true}})
+			cands := candidates(append(slices.Clone(all), "not/indexed.py")...)
+			evs, err := e.Evaluate(context.Background(), loop.EvalInput{Task: text, Cycle: 1, Candidates: cands})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) != len(all) {
+				t.Errorf("Evaluate() judged %d files, want %d (every indexed candidate, not the unknown one)", len(evs), len(all))
+			}
+			for i, ev := range evs {
+				if i > 0 && ev.Relevance > evs[i-1].Relevance {
+					t.Errorf("Evaluate() not best first: %s %v after %v", ev.Path, ev.Relevance, evs[i-1].Relevance)
+				}
+				if ev.Path == "not/indexed.py" {
+					t.Errorf("Evaluate() judged a path the index does not hold")
+				}
+				if ev.MissingContext == nil {
+					t.Errorf("Evaluate(%s).MissingContext = nil, want []", ev.Path)
+				}
+				if len(ev.MissingContext) > MaxGaps {
+					t.Errorf("Evaluate(%s).MissingContext = %v, more than MaxGaps", ev.Path, ev.MissingContext)
+				}
+				if ev.Relevance < gapFloor && (len(ev.MissingContext) > 0 || ev.Critical || ev.Learned != nil) {
+					t.Errorf("Evaluate(%s) at %v reports gaps %v (critical %v) or learned %v, want none below gapFloor", ev.Path, ev.Relevance, ev.MissingContext, ev.Critical, ev.Learned)
+				}
+				if id, _ := ix.Lookup(ev.Path); ev.Relevance >= gapFloor && !cmp.Equal(ev.Learned, ix.Distinctive(id, learnedPerFile)) {
+					t.Errorf("Evaluate(%s).Learned = %v, want its distinctive terms %v", ev.Path, ev.Learned, ix.Distinctive(id, learnedPerFile))
+				}
+				if ev.Reason == "" {
+					t.Errorf("Evaluate(%s).Reason is empty", ev.Path)
+				}
+			}
+		})
+	}
+}
+
+// Files are judged against the task's own terms, whatever the cycle's query
+// learned, so that scores compare across cycles.
+func TestEvaluateIgnoresLearnedTerms(t *testing.T) {
+	ix := openFixture(t)
+	const text = "The throttle is too strict"
+	e, _ := newEval(t, ix, text, Options{})
+	cands := candidates("app/api/throttle.py", "app/api/views.py", "docs/guide.md", "app/auth/tokens.py")
+	first, err := e.Evaluate(context.Background(), loop.EvalInput{Task: text, Cycle: 1, Candidates: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := loop.Query{Keywords: []loop.Keyword{{Term: "throttle", Weight: 2, Origin: task.OriginWord},
+		{Term: "tokenmanager", Weight: LearnedWeightForTest, Origin: "learned"}, {Term: "login", Weight: 0.8, Origin: "gap"}}}
+	again, err := e.Evaluate(context.Background(), loop.EvalInput{Task: text, Cycle: 1, Query: q, Candidates: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("learned and gap keywords changed the judgments (-without +with):\n%s", diff)
+	}
+}
+
+// LearnedWeightForTest stands for refine.LearnedWeight (local must not import refine).
+const LearnedWeightForTest = 0.35
+
+func TestEvaluateCancelled(t *testing.T) {
+	ix := openFixture(t)
+	e, _ := newEval(t, ix, "The throttle is too strict", Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := e.Evaluate(ctx, loop.EvalInput{Cycle: 1, Candidates: candidates("app/api/throttle.py")})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Evaluate(cancelled) error = %v, want context.Canceled", err)
+	}
+}
+
+func TestEvaluateConcurrent(t *testing.T) {
+	ix := openFixture(t)
+	const text = "The throttle is too strict"
+	e, _ := newEval(t, ix, text, Options{})
+	cands := candidates("app/api/throttle.py", "app/api/views.py", "docs/guide.md")
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			// Association keywords make the evaluator cache a best score.
+			q := loop.Query{Keywords: []loop.Keyword{{Term: "limit", Weight: 0.3 + 0.1*float64(i%2), Origin: "association", For: "throttle"}}}
+			_, err := e.Evaluate(context.Background(), loop.EvalInput{Task: text, Cycle: 2, Query: q, Candidates: cands})
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestNearestFrame(t *testing.T) {
+	tests := []struct {
+		frames []task.Frame
+		want   int
+	}{
+		{nil, -1},
+		{[]task.Frame{{File: "a.py"}, {File: "b.py"}, {File: "c.py"}}, 2},
+		{[]task.Frame{{File: "src/a.rs"}, {File: "src/b.rs"}}, 1},
+		{[]task.Frame{{File: "a.rb"}, {File: "b.rb"}}, 1},
+		{[]task.Frame{{File: "a.go"}, {File: "b.go"}}, 0},
+		{[]task.Frame{{File: "com/x/A.java"}, {File: "com/x/B.java"}}, 0},
+		{[]task.Frame{{File: "src/a.js"}, {File: "src/b.js"}}, 0},
+	}
+	for _, tt := range tests {
+		if got := nearestFrame(&task.Task{Frames: tt.frames}); got != tt.want {
+			t.Errorf("nearestFrame(%v) = %d, want %d", tt.frames, got, tt.want)
+		}
+	}
+}
+
+func TestNameTerms(t *testing.T) {
+	tests := []struct {
+		stem string
+		want []string
+	}{
+		{"tokens", []string{"tokens", "token"}},
+		{"session_store", []string{"session", "store"}},
+		{"ids", []string{"ids"}},
+		{"RateLimits", []string{"rate", "limits", "limit"}},
+	}
+	for _, tt := range tests {
+		if got := nameTerms(tt.stem); !cmp.Equal(got, tt.want) {
+			t.Errorf("nameTerms(%q) = %q, want %q", tt.stem, got, tt.want)
+		}
+	}
+}
