@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
@@ -21,9 +22,20 @@ import (
 type parsed struct {
 	file  File
 	inode uint64
-	terms []string // distinct terms, substrings of the file's text
+	dict  *dict   // the worker's term dictionary
+	terms []int32 // distinct terms, ids in dict
 	tfs   []tf3
 	skip  *walk.Skip // set when the content was refused
+}
+
+// dict is one worker's term dictionary: terms get ids in the order the worker
+// first meets them, so that a term is copied out of the text once per worker
+// rather than once per file.
+type dict struct {
+	ids   map[string]int32
+	terms []string
+	slot  []int32 // per term: 1 + its position in the current file's list, or 0
+	sc    tokenize.Scanner
 }
 
 // parseAll reads and parses files with up to workers goroutines. The result
@@ -40,13 +52,13 @@ func parseAll(ctx context.Context, files []walk.File, workers int, progress func
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			counts := map[string]int{}
+			d := &dict{ids: make(map[string]int32, 1<<16)}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				out[i] = parseFile(files[i], counts)
+				out[i] = parseFile(files[i], d)
 				n := int(done.Add(1))
 				if progress != nil {
 					progressMu.Lock()
@@ -63,12 +75,13 @@ func parseAll(ctx context.Context, files []walk.File, workers int, progress func
 	return out, nil
 }
 
-// parseFile reads one file, extracts its tags and counts its terms per field.
-// counts is the worker's scratch map, cleared here.
-func parseFile(wf walk.File, counts map[string]int) parsed {
+// parseFile reads one file, extracts its tags and counts its terms per field
+// with the worker's dictionary d.
+func parseFile(wf walk.File, d *dict) parsed {
 	p := parsed{
 		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime},
 		inode: wf.Inode,
+		dict:  d,
 	}
 	raw, err := os.ReadFile(wf.Abs)
 	if err != nil {
@@ -93,39 +106,53 @@ func parseFile(wf walk.File, counts map[string]int) parsed {
 	p.file.Refs = res.Refs
 	p.file.Imports = res.Imports
 
-	clear(counts)
+	// Terms reported by the Scanner are transient: the dictionary copies a
+	// term the first time the worker meets it.
 	add := func(f Field) func(string) {
 		return func(t string) {
-			i, ok := counts[t]
+			id, ok := d.ids[t]
 			if !ok {
-				i = len(p.terms)
-				counts[t] = i
-				p.terms = append(p.terms, t)
-				p.tfs = append(p.tfs, tf3{})
+				t = strings.Clone(t)
+				id = int32(len(d.terms))
+				d.ids[t] = id
+				d.terms = append(d.terms, t)
+				d.slot = append(d.slot, 0)
 			}
-			if p.tfs[i][f] < math.MaxUint16 {
-				p.tfs[i][f]++
+			s := d.slot[id]
+			if s == 0 {
+				p.terms = append(p.terms, id)
+				p.tfs = append(p.tfs, tf3{})
+				s = int32(len(p.terms))
+				d.slot[id] = s
+			}
+			if tf := &p.tfs[s-1]; tf[f] < math.MaxUint16 {
+				tf[f]++
 			}
 			p.file.Len[f]++
 		}
 	}
 	addPath, addSym, addContent := add(FieldPath), add(FieldSymbols), add(FieldContent)
-	pathTerms(wf.Path, addPath)
-	for _, d := range res.Defs {
-		tokenize.Identifier(d.Name, addSym)
-		if d.Parent != "" {
-			if t := strings.ToLower(d.Parent + "." + d.Name); len(t) <= tokenize.MaxLen {
+	pathTerms(&d.sc, wf.Path, addPath)
+	for _, def := range res.Defs {
+		d.sc.Identifier(def.Name, addSym)
+		if def.Parent != "" {
+			if t := strings.ToLower(def.Parent + "." + def.Name); len(t) <= tokenize.MaxLen {
 				addSym(t)
 			}
 		}
 	}
-	tokenize.Terms(string(text), addContent)
+	// text is not written while it is scanned and no term keeps a reference
+	// to it, so it is viewed as a string without a copy.
+	d.sc.Terms(unsafe.String(unsafe.SliceData(text), len(text)), addContent)
+	for _, id := range p.terms {
+		d.slot[id] = 0
+	}
 	return p
 }
 
 // pathTerms reports the terms of a repository path: each directory name and
 // the file's stem (its name without the last extension), split as identifiers.
-func pathTerms(path string, fn func(string)) {
+func pathTerms(sc *tokenize.Scanner, path string, fn func(string)) {
 	segs := strings.Split(path, "/")
 	for i, s := range segs {
 		if i == len(segs)-1 {
@@ -133,7 +160,7 @@ func pathTerms(path string, fn func(string)) {
 				s = s[:dot]
 			}
 		}
-		tokenize.Identifier(s, fn)
+		sc.Identifier(s, fn)
 	}
 }
 
@@ -152,6 +179,7 @@ type builder struct {
 	strs   map[string]string
 	recs   []record
 	skips  []contentSkip
+	remap  map[*dict][]int32 // worker term id -> builder term id, or -1
 }
 
 func newBuilder(files int) *builder {
@@ -162,11 +190,11 @@ func newBuilder(files int) *builder {
 	}
 }
 
+// term interns t, which must not alias a file's text.
 func (b *builder) term(t string) int32 {
 	if id, ok := b.termID[t]; ok {
 		return id
 	}
-	t = strings.Clone(t)
 	id := int32(len(b.terms))
 	b.termID[t] = id
 	b.terms = append(b.terms, t)
@@ -212,9 +240,20 @@ func (b *builder) addParsed(p *parsed) {
 		}
 		f.Imports = imps
 	}
-	r := record{file: f, inode: p.inode, terms: make([]int32, len(p.terms)), tfs: p.tfs}
+	if b.remap == nil {
+		b.remap = map[*dict][]int32{}
+	}
+	remap := b.remap[p.dict]
+	for len(remap) < len(p.dict.terms) {
+		remap = append(remap, -1)
+	}
+	b.remap[p.dict] = remap
+	r := record{file: f, inode: p.inode, terms: p.terms, tfs: p.tfs}
 	for i, t := range p.terms {
-		r.terms[i] = b.term(t)
+		if remap[t] < 0 {
+			remap[t] = b.term(p.dict.terms[t])
+		}
+		r.terms[i] = remap[t]
 	}
 	b.recs = append(b.recs, r)
 }
