@@ -161,7 +161,7 @@ func TestEvaluateSignals(t *testing.T) {
 			name: "a plural file name answers the singular word",
 			task: "The token has expired",
 			path: "app/auth/tokens.py",
-			want: []string{signal(`file name says "token"`, WeightPathName)},
+			want: []string{signal(`file name says "tokens"`, WeightPathName)},
 		},
 		{
 			name:    "no signal",
@@ -188,10 +188,10 @@ func TestEvaluateSignals(t *testing.T) {
 					}
 				}
 			}
-			// The relevance is the sum of the listed contributions, clamped
-			// (each printed to two decimals).
-			if want := math.Min(1, reasonSum(t, ev.Reason)); math.Abs(ev.Relevance-want) > 0.005*float64(len(got)) {
-				t.Errorf("Evaluate(%q).Relevance = %v, want about %v, the sum of %q", tt.path, ev.Relevance, want, ev.Reason)
+			// The relevance is the sum of the listed contributions, squashed
+			// into [0,1] (each printed to two decimals).
+			if want := squash(reasonSum(t, ev.Reason)); math.Abs(ev.Relevance-want) > 0.005*float64(len(got)) {
+				t.Errorf("Evaluate(%q).Relevance = %v, want about squash(%v) = %v, the sum of %q", tt.path, ev.Relevance, reasonSum(t, ev.Reason), want, ev.Reason)
 			}
 			if ev.Relevance < 0 || ev.Relevance > 1 {
 				t.Errorf("Evaluate(%q).Relevance = %v, out of [0,1]", tt.path, ev.Relevance)
@@ -290,8 +290,11 @@ func TestEvaluateLinks(t *testing.T) {
 			before := evalOne(t, noLinks, in, tt.path)
 			links, _ := newEval(t, ix, text, Options{})
 			after := evalOne(t, links, in, tt.path)
-			if gain := after.Relevance - before.Relevance; math.Abs(gain-tt.wantGain) > 0.001 {
-				t.Errorf("links added %v to %s (%q), want %v", gain, tt.path, after.Reason, tt.wantGain)
+			if before.Relevance >= SquashKnee {
+				t.Fatalf("fixture: %s scores %v without links, want it below SquashKnee", tt.path, before.Relevance)
+			}
+			if want := squash(before.Relevance + tt.wantGain); math.Abs(after.Relevance-want) > 0.002 {
+				t.Errorf("with links %s scores %v (%q), want squash(%v + %v) = %v", tt.path, after.Relevance, after.Reason, before.Relevance, tt.wantGain, want)
 			}
 			got := signals(after.Reason)
 			for _, w := range tt.want {
@@ -311,16 +314,20 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
 	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true})
 	in := loop.EvalInput{Task: text, Candidates: candidates(views, throttle)}
-	r := evalOne(t, noLinks, in, views).Relevance
+	// The first pass lends its sum of signals, clamped to 1.
+	r := math.Min(1, reasonSum(t, evalOne(t, noLinks, in, views).Reason))
 	if r < LinkFloor {
 		t.Fatalf("fixture: %s scores %v on its own, want at least LinkFloor", views, r)
 	}
 	before := evalOne(t, noLinks, in, throttle).Relevance
+	if before >= SquashKnee {
+		t.Fatalf("fixture: %s scores %v without links, want it below SquashKnee", throttle, before)
+	}
 	links, _ := newEval(t, ix, text, Options{})
 	after := evalOne(t, links, in, throttle)
-	want := math.Min(LinkCap, (WeightImport+WeightDefUse)*r)
-	if gain := after.Relevance - before; math.Abs(gain-want) > 0.002 {
-		t.Errorf("links within the cycle added %v to %s (%q), want (WeightImport+WeightDefUse)×%v = %v", gain, throttle, after.Reason, r, want)
+	gain := math.Min(LinkCap, (WeightImport+WeightDefUse)*r)
+	if want := squash(before + gain); math.Abs(after.Relevance-want) > 0.005 {
+		t.Errorf("with links within the cycle %s scores %v (%q), want squash(%v + (WeightImport+WeightDefUse)×%v) = %v", throttle, after.Relevance, after.Reason, before, r, want)
 	}
 }
 
@@ -449,7 +456,7 @@ func TestEvaluateIgnoresLearnedTerms(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := loop.Query{Keywords: []loop.Keyword{{Term: "throttle", Weight: 2, Origin: task.OriginWord},
-		{Term: "tokenmanager", Weight: LearnedWeightForTest, Origin: "learned"}, {Term: "login", Weight: 0.8, Origin: "gap"}}}
+		{Term: "tokenmanager", Weight: 0.35, Origin: "learned"}, {Term: "login", Weight: 0.8, Origin: "gap"}}}
 	again, err := e.Evaluate(context.Background(), loop.EvalInput{Task: text, Cycle: 1, Query: q, Candidates: cands})
 	if err != nil {
 		t.Fatal(err)
@@ -458,9 +465,6 @@ func TestEvaluateIgnoresLearnedTerms(t *testing.T) {
 		t.Errorf("learned and gap keywords changed the judgments (-without +with):\n%s", diff)
 	}
 }
-
-// LearnedWeightForTest stands for refine.LearnedWeight (local must not import refine).
-const LearnedWeightForTest = 0.35
 
 func TestEvaluateCancelled(t *testing.T) {
 	ix := openFixture(t)
@@ -520,9 +524,9 @@ func TestNameTerms(t *testing.T) {
 		want []string
 	}{
 		{"tokens", []string{"tokens", "token"}},
-		{"session_store", []string{"session", "store"}},
+		{"session_store", []string{"session_store", "session", "store"}},
 		{"ids", []string{"ids"}},
-		{"RateLimits", []string{"rate", "limits", "limit"}},
+		{"RateLimits", []string{"ratelimits", "ratelimit", "rate", "limits", "limit"}},
 	}
 	for _, tt := range tests {
 		if got := nameTerms(tt.stem); !cmp.Equal(got, tt.want) {
