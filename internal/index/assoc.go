@@ -158,7 +158,8 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 	lo, hi := ix.fwdOff[id], ix.fwdOff[id+1]
 	for i := lo; i < hi; i++ {
 		t := ix.fwdTerm[i]
-		tf := int(ix.fwdTF[i][FieldSymbols]) + int(ix.fwdTF[i][FieldContent])
+		full := ix.full(t, int32(id), ix.fwdTF[i])
+		tf := int(full[FieldSymbols]) + int(full[FieldContent])
 		if tf == 0 || !info[t] || len(ix.terms[t]) < distinctiveMinLen {
 			continue
 		}

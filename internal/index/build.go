@@ -24,7 +24,7 @@ type parsed struct {
 	inode uint64
 	dict  *dict   // the worker's term dictionary
 	terms []int32 // distinct terms, ids in dict
-	tfs   []tf3
+	tfs   []tfFull
 	skip  *walk.Skip // set when the content was refused
 }
 
@@ -121,7 +121,7 @@ func parseFile(wf walk.File, d *dict) parsed {
 			s := d.slot[id]
 			if s == 0 {
 				p.terms = append(p.terms, id)
-				p.tfs = append(p.tfs, tf3{})
+				p.tfs = append(p.tfs, tfFull{})
 				s = int32(len(p.terms))
 				d.slot[id] = s
 			}
@@ -169,7 +169,7 @@ type record struct {
 	file  File
 	inode uint64
 	terms []int32 // builder term ids, distinct
-	tfs   []tf3
+	tfs   []tfFull
 }
 
 // builder interns terms and tag strings while an index is assembled.
@@ -226,9 +226,8 @@ func (b *builder) tags(ts []syntax.Tag) []syntax.Tag {
 	return out
 }
 
-// addParsed adds a freshly parsed file.
-func (b *builder) addParsed(p *parsed) {
-	f := p.file
+// file returns f with its strings interned.
+func (b *builder) file(f File) File {
 	f.Path = strings.Clone(f.Path)
 	f.Lang = b.str(f.Lang)
 	f.Defs = b.tags(f.Defs)
@@ -240,6 +239,12 @@ func (b *builder) addParsed(p *parsed) {
 		}
 		f.Imports = imps
 	}
+	return f
+}
+
+// addParsed adds a freshly parsed file.
+func (b *builder) addParsed(p *parsed) {
+	f := b.file(p.file)
 	if b.remap == nil {
 		b.remap = map[*dict][]int32{}
 	}
@@ -259,11 +264,13 @@ func (b *builder) addParsed(p *parsed) {
 }
 
 // addReused adds file id of old unchanged; remap caches old term id -> builder
-// term id (-1 when not yet seen).
+// term id (-1 when not yet seen). Strings are copied, so that the new index
+// does not keep the old one's buffers alive.
 func (b *builder) addReused(old *Index, id ID, remap []int32) {
 	lo, hi := old.fwdOff[id], old.fwdOff[id+1]
-	r := record{file: old.files[id], inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: old.fwdTF[lo:hi]}
+	r := record{file: b.file(old.files[id]), inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: make([]tfFull, hi-lo)}
 	for i, t := range old.fwdTerm[lo:hi] {
+		r.tfs[i] = old.full(t, int32(id), old.fwdTF[lo+int32(i)])
 		if remap[t] < 0 {
 			remap[t] = b.term(old.terms[t])
 		}
@@ -281,11 +288,14 @@ func (b *builder) finish(root string) *Index {
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.terms[x], b.terms[y]) })
 	newID := make([]int32, len(b.terms))
-	terms := make([]string, len(b.terms))
+	sorted := make([]string, len(b.terms))
 	for pos, old := range order {
 		newID[old] = int32(pos)
-		terms[pos] = b.terms[old]
+		sorted[pos] = b.terms[old]
 	}
+	// One blob for all terms: no header per allocation, and no reference to
+	// an old index's buffers.
+	terms := newStrTable(sorted).strings()
 
 	ix := &Index{root: root, terms: terms, contentSkips: b.skips}
 	ix.files = make([]File, len(b.recs))
@@ -297,13 +307,18 @@ func (b *builder) finish(root string) *Index {
 	ix.fwdOff = make([]int32, len(b.recs)+1)
 	ix.fwdTerm = make([]int32, 0, total)
 	ix.fwdTF = make([]tf3, 0, total)
+	ix.overflow = map[uint64]tfFull{}
 	for d, r := range b.recs {
 		ix.files[d] = r.file
 		ix.inodes[d] = r.inode
 		start := len(ix.fwdTerm)
 		for i, t := range r.terms {
 			ix.fwdTerm = append(ix.fwdTerm, newID[t])
-			ix.fwdTF = append(ix.fwdTF, r.tfs[i])
+			tf, over := compact(r.tfs[i])
+			ix.fwdTF = append(ix.fwdTF, tf)
+			if over {
+				ix.overflow[pairKey(newID[t], int32(d))] = r.tfs[i]
+			}
 		}
 		sort.Sort(byTerm{ix.fwdTerm[start:], ix.fwdTF[start:]})
 		ix.fwdOff[d+1] = int32(len(ix.fwdTerm))
@@ -311,6 +326,7 @@ func (b *builder) finish(root string) *Index {
 	ix.buildPostings(len(ix.terms))
 	ix.deriveFiles()
 	ix.resolveGraph()
+	ix.buildNameTables()
 	return ix
 }
 

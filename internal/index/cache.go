@@ -8,50 +8,66 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/walk"
 )
 
 // The cache file, one per repository, is named index-<hash of the absolute
-// root>.bin. It is little-endian:
+// root>.bin. It is little-endian and made to be loaded without rebuilding:
+// the arrays a search reads (forward index, postings, term table, name
+// tables) are stored fixed-width, 8-byte aligned, and a warm Open views them
+// in the read buffer instead of decoding them.
 //
-//	header (40 bytes):
+//	header (48 bytes):
 //	  magic      [8]byte  "HONEIDX\n"
 //	  version    uint32   formatVersion
 //	  crc        uint32   CRC-32C of everything after the header
 //	  extractor  uint64   fingerprint of the syntax extractor (see extractorPrint)
-//	  lenMeta    uint64   byte length of the meta section
-//	  lenFwd     uint64   byte length of the forward section
-//	meta section (uvarints unless noted; strings are uvarint length + bytes):
-//	  root string
-//	  strings: count, total bytes, each length, the bytes  (paths, languages,
-//	           tag names, kinds, imports; index 0 is "")
-//	  terms:   same layout, sorted
-//	  files:   count, total defs, total refs, total imports, then per file:
-//	           path, lang (string ids), size, mtime (varint), inode,
-//	           len per field, defs and refs (count, then name, parent, kind
-//	           string ids and line each), imports (count, string ids),
-//	           resolved imports (count, file ids)
-//	  content skips: count, then path, reason, detail (strings), size, mtime
-//	           (varint), inode
-//	forward section:
-//	  terms count, files count, pairs count, then per file: pair count and
-//	  for each pair (by increasing term id): term id delta, c<<2 | p<<1 | s
-//	  where c is the content count and p, s flag a path and a symbols count
-//	  that follow.
+//	  exe        uint64   stamp of the executable that wrote the file (see exeStamp)
+//	  lenDecoded uint64   byte length of the decoded part
+//	  lenViewed  uint64   byte length of the viewed part
+//	decoded part (read into a buffer that is dropped after loading):
+//	  lenMeta uint64, then the meta section (uvarints unless noted; strings
+//	  are uvarint length + bytes):
+//	    root string, extractor (8 bytes, the header's value again)
+//	    files: count, total tags, total imports, then per file: path, lang
+//	           (string ids), size, mtime (varint), inode, len per field,
+//	           defs count, refs count, imports (count, string ids), resolved
+//	           imports (count, file ids)
+//	    content skips: count, then path, reason, detail (string ids), size,
+//	           mtime (varint), inode
+//	    overflow: count, then term id, file id and the three counts of each
+//	           pair whose stored counts are escaped (see tf3)
+//	  tags: per file its defs then its refs, 16 bytes each: name, parent,
+//	        kind (string ids) and line, uint32s; zero padding to a multiple of 8
+//	viewed part (kept; arrays below are slices of it):
+//	  directory: section count uint64, then offset and length (uint64s,
+//	  from the part's start) of each section; every section starts 8-aligned:
+//	    strings offsets []uint32, strings bytes (paths, languages, tag
+//	        strings, imports; index 0 is "")
+//	    terms offsets []uint32, terms bytes (sorted)
+//	    fwdOff []int32, fwdTerm []int32, fwdTF [][3]uint8
+//	    postOff []int32, postDoc []int32, postTF [][3]uint8
+//	    defs keys offsets, bytes, defs off []int32, ids []int32
+//	    refs keys offsets, bytes, refs off []int32, ids []int32
 //
-// Postings and norms are not stored: they are rebuilt from the forward index
-// on load (a counting sort, a few milliseconds on django), in parallel with
-// the meta section's decoding. A file that fails any check (magic, version,
-// extractor, checksum, root, bounds) is not used.
+// A file that fails any check (magic, version, extractor, checksum, root,
+// bounds) is not used. Checking the extractor means running it on probes
+// (tens of milliseconds of grammar set-up), so a file written by the very
+// executable that reads it (same exe stamp) is trusted to carry the current
+// fingerprint, checked against the copy in the meta section.
 const (
 	cacheMagic    = "HONEIDX\n"
-	formatVersion = 1
-	headerSize    = 40
+	formatVersion = 2
+	headerSize    = 48
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -99,136 +115,214 @@ func extractorPrint() uint64 {
 	return printVal
 }
 
+var (
+	stampOnce sync.Once
+	stampVal  uint64
+)
+
+// exeStamp identifies the running executable by its path, size and
+// modification time (0 when unknown): two processes with the same stamp run
+// the same extractor.
+func exeStamp() uint64 {
+	stampOnce.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		fi, err := os.Stat(exe)
+		if err != nil {
+			return
+		}
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%s|%d|%d", exe, fi.Size(), fi.ModTime().UnixNano())
+		stampVal = h.Sum64() | 1
+	})
+	return stampVal
+}
+
 // encoder appends varints and strings.
 type encoder struct{ b []byte }
 
-func (e *encoder) uv(x uint64)  { e.b = binary.AppendUvarint(e.b, x) }
-func (e *encoder) v(x int64)    { e.b = binary.AppendVarint(e.b, x) }
-func (e *encoder) str(s string) { e.uv(uint64(len(s))); e.b = append(e.b, s...) }
-func (e *encoder) table(s []string) {
-	total := 0
-	for _, x := range s {
-		total += len(x)
-	}
+func (e *encoder) uv(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
+func (e *encoder) v(x int64)   { e.b = binary.AppendVarint(e.b, x) }
+func (e *encoder) str(s string) {
 	e.uv(uint64(len(s)))
-	e.uv(uint64(total))
-	for _, x := range s {
-		e.uv(uint64(len(x)))
+	e.b = append(e.b, s...)
+}
+
+// sections lays out the viewed part: a directory, then 8-aligned sections.
+type sections struct{ data [][]byte }
+
+func (s *sections) add(b []byte) { s.data = append(s.data, b) }
+
+func (s *sections) int32s(x []int32) {
+	b := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
 	}
-	for _, x := range s {
-		e.b = append(e.b, x...)
+	s.add(b)
+}
+
+func (s *sections) uint32s(x []uint32) {
+	b := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
 	}
+	s.add(b)
+}
+
+func (s *sections) tfs(x []tf3) {
+	b := make([]byte, 0, 3*len(x))
+	for _, tf := range x {
+		b = append(b, tf[:]...)
+	}
+	s.add(b)
+}
+
+func (s *sections) table(t strTable) {
+	s.uint32s(t.off)
+	s.add([]byte(t.blob))
+}
+
+func (s *sections) nameTable(nt *nameTable) {
+	s.table(nt.keys)
+	s.int32s(nt.off)
+	s.int32s(unsafe.Slice((*int32)(unsafe.SliceData(nt.ids)), len(nt.ids)))
+}
+
+func align8(n int) int { return (n + 7) &^ 7 }
+
+func (s *sections) bytes() []byte {
+	at := align8(8 + 16*len(s.data))
+	dir := make([]byte, 8+16*len(s.data))
+	binary.LittleEndian.PutUint64(dir, uint64(len(s.data)))
+	for i, b := range s.data {
+		binary.LittleEndian.PutUint64(dir[8+16*i:], uint64(at))
+		binary.LittleEndian.PutUint64(dir[16+16*i:], uint64(len(b)))
+		at = align8(at + len(b))
+	}
+	out := make([]byte, at)
+	copy(out, dir)
+	at = align8(len(dir))
+	for _, b := range s.data {
+		copy(out[at:], b)
+		at = align8(at + len(b))
+	}
+	return out
 }
 
 // encode serialises ix.
 func (ix *Index) encode() []byte {
-	sids := map[string]uint64{"": 0}
+	sids := map[string]uint32{"": 0}
 	strs := []string{""}
 	sid := func(s string) uint64 {
 		if id, ok := sids[s]; ok {
-			return id
+			return uint64(id)
 		}
-		id := uint64(len(strs))
+		id := uint32(len(strs))
 		sids[s] = id
 		strs = append(strs, s)
-		return id
+		return uint64(id)
 	}
-	var files encoder
-	var nDefs, nRefs, nImps int
-	for i := range ix.files {
-		f := &ix.files[i]
-		nDefs += len(f.Defs)
-		nRefs += len(f.Refs)
-		nImps += len(f.Imports)
-	}
-	files.uv(uint64(len(ix.files)))
-	files.uv(uint64(nDefs))
-	files.uv(uint64(nRefs))
-	files.uv(uint64(nImps))
-	tags := func(ts []syntax.Tag) {
-		files.uv(uint64(len(ts)))
-		for _, t := range ts {
-			files.uv(sid(t.Name))
-			files.uv(sid(t.Parent))
-			files.uv(sid(t.Kind))
-			files.uv(uint64(max(t.Line, 0)))
-		}
-	}
-	for i := range ix.files {
-		f := &ix.files[i]
-		files.uv(sid(f.Path))
-		files.uv(sid(f.Lang))
-		files.v(f.Size)
-		files.v(f.ModTime)
-		files.uv(ix.inodes[i])
-		for _, l := range f.Len {
-			files.uv(uint64(l))
-		}
-		tags(f.Defs)
-		tags(f.Refs)
-		files.uv(uint64(len(f.Imports)))
-		for _, s := range f.Imports {
-			files.uv(sid(s))
-		}
-		files.uv(uint64(len(ix.imports[i])))
-		for _, id := range ix.imports[i] {
-			files.uv(uint64(id))
-		}
-	}
-	files.uv(uint64(len(ix.contentSkips)))
-	for _, c := range ix.contentSkips {
-		files.uv(sid(c.skip.Path))
-		files.uv(uint64(c.skip.Reason))
-		files.uv(sid(c.skip.Detail))
-		files.v(c.size)
-		files.v(c.mtime)
-		files.uv(c.inode)
-	}
-
 	var meta encoder
 	meta.str(ix.root)
-	meta.table(strs)
-	meta.table(ix.terms)
-	meta.b = append(meta.b, files.b...)
-
-	fwd := encoder{b: make([]byte, 0, len(ix.fwdTerm)*3)}
-	fwd.uv(uint64(len(ix.terms)))
-	fwd.uv(uint64(len(ix.files)))
-	fwd.uv(uint64(len(ix.fwdTerm)))
-	for d := range ix.files {
-		lo, hi := ix.fwdOff[d], ix.fwdOff[d+1]
-		fwd.uv(uint64(hi - lo))
-		prev := int32(-1)
-		for i := lo; i < hi; i++ {
-			t, tf := ix.fwdTerm[i], ix.fwdTF[i]
-			fwd.uv(uint64(t - prev))
-			prev = t
-			x := uint64(tf[FieldContent]) << 2
-			if tf[FieldPath] > 0 {
-				x |= 2
-			}
-			if tf[FieldSymbols] > 0 {
-				x |= 1
-			}
-			fwd.uv(x)
-			if tf[FieldPath] > 0 {
-				fwd.uv(uint64(tf[FieldPath]))
-			}
-			if tf[FieldSymbols] > 0 {
-				fwd.uv(uint64(tf[FieldSymbols]))
-			}
+	meta.b = binary.LittleEndian.AppendUint64(meta.b, extractorPrint())
+	var nTags, nImps int
+	for i := range ix.files {
+		f := &ix.files[i]
+		nTags += len(f.Defs) + len(f.Refs)
+		nImps += len(f.Imports)
+	}
+	meta.uv(uint64(len(ix.files)))
+	meta.uv(uint64(nTags))
+	meta.uv(uint64(nImps))
+	tags := make([]byte, 0, 16*nTags)
+	addTags := func(ts []syntax.Tag) {
+		for _, t := range ts {
+			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Name)))
+			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Parent)))
+			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Kind)))
+			tags = binary.LittleEndian.AppendUint32(tags, uint32(max(t.Line, 0)))
+		}
+	}
+	for i := range ix.files {
+		f := &ix.files[i]
+		meta.uv(sid(f.Path))
+		meta.uv(sid(f.Lang))
+		meta.v(f.Size)
+		meta.v(f.ModTime)
+		meta.uv(ix.inodes[i])
+		for _, l := range f.Len {
+			meta.uv(uint64(l))
+		}
+		meta.uv(uint64(len(f.Defs)))
+		meta.uv(uint64(len(f.Refs)))
+		addTags(f.Defs)
+		addTags(f.Refs)
+		meta.uv(uint64(len(f.Imports)))
+		for _, s := range f.Imports {
+			meta.uv(sid(s))
+		}
+		meta.uv(uint64(len(ix.imports[i])))
+		for _, id := range ix.imports[i] {
+			meta.uv(uint64(id))
+		}
+	}
+	meta.uv(uint64(len(ix.contentSkips)))
+	for _, c := range ix.contentSkips {
+		meta.uv(sid(c.skip.Path))
+		meta.uv(uint64(c.skip.Reason))
+		meta.uv(sid(c.skip.Detail))
+		meta.v(c.size)
+		meta.v(c.mtime)
+		meta.uv(c.inode)
+	}
+	// The overflow pairs in a stable order.
+	keys := make([]uint64, 0, len(ix.overflow))
+	for k := range ix.overflow {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	meta.uv(uint64(len(keys)))
+	for _, k := range keys {
+		meta.uv(k >> 32)
+		meta.uv(k & math.MaxUint32)
+		for _, n := range ix.overflow[k] {
+			meta.uv(uint64(n))
 		}
 	}
 
-	out := make([]byte, headerSize, headerSize+len(meta.b)+len(fwd.b))
-	out = append(out, meta.b...)
-	out = append(out, fwd.b...)
+	dec := binary.LittleEndian.AppendUint64(nil, uint64(len(meta.b)))
+	dec = append(dec, meta.b...)
+	dec = append(dec, tags...)
+	// Pad so that the viewed part starts 8-aligned in a buffer of the whole file.
+	for len(dec)%8 != 0 {
+		dec = append(dec, 0)
+	}
+
+	var sec sections
+	sec.table(newStrTable(strs))
+	sec.table(newStrTable(ix.terms))
+	sec.int32s(ix.fwdOff)
+	sec.int32s(ix.fwdTerm)
+	sec.tfs(ix.fwdTF)
+	sec.int32s(ix.postOff)
+	sec.int32s(ix.postDoc)
+	sec.tfs(ix.postTF)
+	sec.nameTable(&ix.defs)
+	sec.nameTable(&ix.refs)
+	view := sec.bytes()
+
+	out := make([]byte, headerSize, headerSize+len(dec)+len(view))
+	out = append(out, dec...)
+	out = append(out, view...)
 	copy(out, cacheMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
 	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], castagnoli))
 	binary.LittleEndian.PutUint64(out[16:], extractorPrint())
-	binary.LittleEndian.PutUint64(out[24:], uint64(len(meta.b)))
-	binary.LittleEndian.PutUint64(out[32:], uint64(len(fwd.b)))
+	binary.LittleEndian.PutUint64(out[24:], exeStamp())
+	binary.LittleEndian.PutUint64(out[32:], uint64(len(dec)))
+	binary.LittleEndian.PutUint64(out[40:], uint64(len(view)))
 	return out
 }
 
@@ -273,6 +367,16 @@ func (d *decoder) v() int64 {
 	return x
 }
 
+func (d *decoder) u64() uint64 {
+	if len(d.b)-d.i < 8 {
+		d.fail()
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(d.b[d.i:])
+	d.i += 8
+	return x
+}
+
 // count reads a count that must not exceed limit.
 func (d *decoder) count(limit int) int {
 	x := d.uv()
@@ -290,74 +394,101 @@ func (d *decoder) str() string {
 	return s
 }
 
-// table reads a string table into substrings of one allocation.
-func (d *decoder) table() []string {
-	n := d.count(len(d.b) - d.i)
-	total := d.count(len(d.b) - d.i)
-	lens := make([]int, n)
-	sum := 0
-	for i := range lens {
-		lens[i] = d.count(total)
-		sum += lens[i]
-	}
-	if d.err != nil || sum != total || total > len(d.b)-d.i {
-		d.fail()
-		return nil
-	}
-	all := string(d.b[d.i : d.i+total])
-	d.i += total
-	out := make([]string, n)
-	at := 0
-	for i, l := range lens {
-		out[i] = all[at : at+l]
-		at += l
-	}
-	return out
-}
-
 // load reads the cache at p for root. A missing file yields an error
-// satisfying errors.Is(err, fs.ErrNotExist).
+// satisfying errors.Is(err, fs.ErrNotExist). The decoded part is read into a
+// buffer of its own, dropped after decoding; the viewed part into the buffer
+// the index keeps.
 func load(p, root string) (*Index, error) {
-	buf, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
-	return decode(buf, root)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	hdr := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		return nil, errCorrupt
+	}
+	lenDec, lenView, err := checkHeader(hdr, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	dec := make([]byte, lenDec)
+	view := make([]byte, lenView)
+	if _, err := f.ReadAt(dec, headerSize); err != nil {
+		return nil, fmt.Errorf("index: read cache: %w", err)
+	}
+	if _, err := f.ReadAt(view, headerSize+int64(lenDec)); err != nil {
+		return nil, fmt.Errorf("index: read cache: %w", err)
+	}
+	return decodeParts(hdr, dec, view, root)
 }
 
+// checkHeader checks the magic, version and lengths of a header for a file
+// of size bytes and returns the lengths of the two parts.
+func checkHeader(hdr []byte, size int64) (lenDec, lenView uint64, err error) {
+	if len(hdr) < headerSize || string(hdr[:8]) != cacheMagic {
+		return 0, 0, errCorrupt
+	}
+	if binary.LittleEndian.Uint32(hdr[8:]) != formatVersion {
+		return 0, 0, errStale
+	}
+	lenDec, lenView = binary.LittleEndian.Uint64(hdr[32:]), binary.LittleEndian.Uint64(hdr[40:])
+	body := uint64(size - headerSize)
+	if size < headerSize || lenDec > body || lenView != body-lenDec {
+		return 0, 0, errCorrupt
+	}
+	return lenDec, lenView, nil
+}
+
+// decode reads a whole cache file held in buf.
 func decode(buf []byte, root string) (*Index, error) {
-	if len(buf) < headerSize || string(buf[:8]) != cacheMagic {
+	lenDec, _, err := checkHeader(buf, int64(len(buf)))
+	if err != nil {
+		return nil, err
+	}
+	return decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root)
+}
+
+func decodeParts(hdr, dec, view []byte, root string) (*Index, error) {
+	if crc32.Update(crc32.Checksum(dec, castagnoli), castagnoli, view) != binary.LittleEndian.Uint32(hdr[12:]) {
 		return nil, errCorrupt
 	}
-	if binary.LittleEndian.Uint32(buf[8:]) != formatVersion || binary.LittleEndian.Uint64(buf[16:]) != extractorPrint() {
+	d := &decoder{b: dec}
+	lenMeta := d.u64()
+	if d.err != nil || lenMeta > uint64(len(dec)-8) {
+		return nil, errCorrupt
+	}
+	meta := &decoder{b: dec[8 : 8+lenMeta]}
+	tags := dec[8+lenMeta:]
+	tags = tags[:len(tags)/16*16]
+	r := meta.str()
+	print := meta.u64()
+	if meta.err != nil {
+		return nil, meta.err
+	}
+	want := print
+	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(hdr[24:]) != s {
+		want = extractorPrint()
+	}
+	if binary.LittleEndian.Uint64(hdr[16:]) != want || print != want {
 		return nil, errStale
 	}
-	lenMeta, lenFwd := binary.LittleEndian.Uint64(buf[24:]), binary.LittleEndian.Uint64(buf[32:])
-	body := buf[headerSize:]
-	if lenMeta > uint64(len(body)) || lenFwd != uint64(len(body))-lenMeta {
-		return nil, errCorrupt
+	if r != root {
+		return nil, fmt.Errorf("index: cache belongs to %q, not %q", r, root)
 	}
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(buf[12:]) {
-		return nil, errCorrupt
+	ix := &Index{root: root}
+	strs, err := ix.viewArrays(view)
+	if err != nil {
+		return nil, err
 	}
-	ix := &Index{}
-	// The forward section and postings decode beside the meta section.
-	var fwdErr error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		fwdErr = ix.decodeForward(body[lenMeta:])
-	}()
-	metaErr := ix.decodeMeta(body[:lenMeta], root)
-	wg.Wait()
-	if metaErr != nil {
-		return nil, metaErr
+	if err := ix.decodeMeta(meta, strs, tags); err != nil {
+		return nil, err
 	}
-	if fwdErr != nil {
-		return nil, fwdErr
-	}
-	if len(ix.fwdOff) != len(ix.files)+1 || len(ix.postOff) != len(ix.terms)+1 {
+	if len(ix.fwdOff) != len(ix.files)+1 {
 		return nil, errCorrupt
 	}
 	ix.deriveFiles()
@@ -365,51 +496,176 @@ func decode(buf []byte, root string) (*Index, error) {
 	return ix, nil
 }
 
-func (ix *Index) decodeMeta(b []byte, root string) error {
-	d := &decoder{b: b}
-	if r := d.str(); r != root {
-		if d.err != nil {
-			return d.err
+// littleEndian is whether this machine stores integers as the cache does, so
+// that arrays can be viewed in place.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// int32View returns b as int32s: in place when the machine is little-endian
+// and b is aligned, else decoded.
+func int32View(b []byte) ([]int32, error) {
+	if len(b)%4 != 0 {
+		return nil, errCorrupt
+	}
+	if len(b) == 0 {
+		return []int32{}, nil
+	}
+	if littleEndian && uintptr(unsafe.Pointer(&b[0]))%4 == 0 {
+		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4), nil
+	}
+	out := make([]int32, len(b)/4)
+	for i := range out {
+		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out, nil
+}
+
+func tfView(b []byte) ([]tf3, error) {
+	if len(b)%3 != 0 {
+		return nil, errCorrupt
+	}
+	if len(b) == 0 {
+		return []tf3{}, nil
+	}
+	return unsafe.Slice((*tf3)(unsafe.Pointer(&b[0])), len(b)/3), nil
+}
+
+// offsets checks that off is a non-decreasing offset array into n items.
+func offsets(off []int32, n int) bool {
+	if len(off) == 0 || off[0] != 0 || int(off[len(off)-1]) != n {
+		return false
+	}
+	for i := 1; i < len(off); i++ {
+		if off[i] < off[i-1] {
+			return false
 		}
-		return fmt.Errorf("index: cache belongs to %q, not %q", r, root)
 	}
-	ix.root = root
-	strs := d.table()
-	ix.terms = d.table()
-	if d.err != nil {
-		return d.err
+	return true
+}
+
+// below checks that every value of x is in [0, n).
+func below(x []int32, n int) bool {
+	for _, v := range x {
+		if v < 0 || int(v) >= n {
+			return false
+		}
 	}
+	return true
+}
+
+// viewArrays points the index's arrays into the viewed part and returns
+// the string table.
+func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
+	if len(view) < 8 {
+		return strs, errCorrupt
+	}
+	n := binary.LittleEndian.Uint64(view)
+	if n != 18 || uint64(len(view)) < 8+16*n {
+		return strs, errCorrupt
+	}
+	sec := make([][]byte, n)
+	for i := range sec {
+		at, l := binary.LittleEndian.Uint64(view[8+16*i:]), binary.LittleEndian.Uint64(view[16+16*i:])
+		if at > uint64(len(view)) || l > uint64(len(view))-at {
+			return strs, errCorrupt
+		}
+		sec[i] = view[at : at+l : at+l]
+	}
+	i32 := func(b []byte) []int32 {
+		x, e := int32View(b)
+		err = errors.Join(err, e)
+		return x
+	}
+	table := func(off, blob []byte) strTable {
+		o := i32(off)
+		if err != nil || !offsets(o, len(blob)) {
+			err = errCorrupt
+			return strTable{}
+		}
+		return strTable{off: unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(o))), len(o)), blob: unsafe.String(unsafe.SliceData(blob), len(blob))}
+	}
+	strs = table(sec[0], sec[1])
+	terms := table(sec[2], sec[3])
+	ix.fwdOff = i32(sec[4])
+	ix.fwdTerm = i32(sec[5])
+	ix.postOff = i32(sec[7])
+	ix.postDoc = i32(sec[8])
+	if err != nil {
+		return strs, errCorrupt
+	}
+	if ix.fwdTF, err = tfView(sec[6]); err != nil {
+		return strs, err
+	}
+	if ix.postTF, err = tfView(sec[9]); err != nil {
+		return strs, err
+	}
+	T, P := terms.len(), len(ix.fwdTerm)
+	nFiles := len(ix.fwdOff) - 1
+	if nFiles < 0 || !offsets(ix.fwdOff, P) || !offsets(ix.postOff, P) || len(ix.postOff) != T+1 ||
+		len(ix.fwdTF) != P || len(ix.postDoc) != P || len(ix.postTF) != P ||
+		!below(ix.fwdTerm, T) || !below(ix.postDoc, nFiles) {
+		return strs, errCorrupt
+	}
+	names := func(s [][]byte) nameTable {
+		keys := table(s[0], s[1])
+		off, ids := i32(s[2]), i32(s[3])
+		if err != nil || len(off) != keys.len()+1 || !offsets(off, len(ids)) || !below(ids, nFiles) {
+			err = errCorrupt
+			return nameTable{}
+		}
+		return nameTable{keys: keys, off: off, ids: unsafe.Slice((*ID)(unsafe.SliceData(ids)), len(ids))}
+	}
+	ix.defs = names(sec[10:14])
+	ix.refs = names(sec[14:18])
+	if err != nil {
+		return strs, errCorrupt
+	}
+	ix.terms = terms.strings()
+	return strs, nil
+}
+
+// decodeMeta decodes the files, content skips and overflow pairs from d and
+// the tags from their fixed-width records; strings are substrings of strs.
+func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte) error {
+	nStr := uint64(strs.len())
 	str := func() string {
 		i := d.uv()
-		if i >= uint64(len(strs)) {
+		if i >= nStr {
 			d.fail()
 			return ""
 		}
-		return strs[i]
+		return strs.at(int(i))
 	}
-	rest := len(b)
+	rest := len(d.b)
 	n := d.count(rest)
-	nDefs, nRefs, nImps := d.count(rest), d.count(rest), d.count(rest)
-	if d.err != nil {
-		return d.err
+	nTags := d.count(len(tagRecs) / 16)
+	nImps := d.count(rest)
+	if d.err != nil || n != len(ix.fwdOff)-1 || len(tagRecs) != 16*nTags {
+		return errCorrupt
 	}
-	tagBuf := make([]syntax.Tag, nDefs+nRefs)
+	tags := make([]syntax.Tag, nTags)
+	for i := range tags {
+		r := tagRecs[16*i : 16*i+16]
+		name, parent, kind := binary.LittleEndian.Uint32(r), binary.LittleEndian.Uint32(r[4:]), binary.LittleEndian.Uint32(r[8:])
+		if uint64(name) >= nStr || uint64(parent) >= nStr || uint64(kind) >= nStr {
+			return errCorrupt
+		}
+		tags[i] = syntax.Tag{Name: strs.at(int(name)), Parent: strs.at(int(parent)), Kind: strs.at(int(kind)), Line: int(binary.LittleEndian.Uint32(r[12:]))}
+	}
+	take := func(c int) []syntax.Tag {
+		if c == 0 || c > len(tags) {
+			if c > 0 {
+				d.fail()
+			}
+			return nil
+		}
+		ts := tags[:c:c]
+		tags = tags[c:]
+		return ts
+	}
 	impBuf := make([]string, nImps)
 	ix.files = make([]File, n)
 	ix.inodes = make([]uint64, n)
 	ix.imports = make([][]ID, n)
-	tags := func() []syntax.Tag {
-		c := d.count(len(tagBuf))
-		if c == 0 {
-			return nil
-		}
-		ts := tagBuf[:c:c]
-		tagBuf = tagBuf[c:]
-		for i := range ts {
-			ts[i] = syntax.Tag{Name: str(), Parent: str(), Kind: str(), Line: int(d.uv())}
-		}
-		return ts
-	}
 	for i := 0; i < n && d.err == nil; i++ {
 		f := &ix.files[i]
 		f.Path = str()
@@ -420,8 +676,9 @@ func (ix *Index) decodeMeta(b []byte, root string) error {
 		for j := range f.Len {
 			f.Len[j] = int32(d.count(1 << 31))
 		}
-		f.Defs = tags()
-		f.Refs = tags()
+		nd, nr := d.count(nTags), d.count(nTags)
+		f.Defs = take(nd)
+		f.Refs = take(nr)
 		if c := d.count(len(impBuf)); c > 0 {
 			f.Imports = impBuf[:c:c]
 			impBuf = impBuf[c:]
@@ -437,8 +694,7 @@ func (ix *Index) decodeMeta(b []byte, root string) error {
 			ix.imports[i] = ids
 		}
 	}
-	nSkips := d.count(rest)
-	if d.err == nil && nSkips > 0 {
+	if nSkips := d.count(rest); d.err == nil && nSkips > 0 {
 		ix.contentSkips = make([]contentSkip, nSkips)
 		for i := range ix.contentSkips {
 			c := &ix.contentSkips[i]
@@ -450,55 +706,18 @@ func (ix *Index) decodeMeta(b []byte, root string) error {
 			c.inode = d.uv()
 		}
 	}
-	if d.err == nil && d.i != len(b) {
+	nOver := d.count(rest)
+	ix.overflow = make(map[uint64]tfFull, nOver)
+	for i := 0; i < nOver && d.err == nil; i++ {
+		t, doc := d.count(len(ix.terms)-1), d.count(n-1)
+		var tf tfFull
+		for f := range tf {
+			tf[f] = uint16(d.count(math.MaxUint16))
+		}
+		ix.overflow[pairKey(int32(t), int32(doc))] = tf
+	}
+	if d.err == nil && (d.i != len(d.b) || len(tags) != 0) {
 		d.fail()
 	}
 	return d.err
-}
-
-func (ix *Index) decodeForward(b []byte) error {
-	d := &decoder{b: b}
-	T := d.count(len(b))
-	N := d.count(len(b))
-	P := d.count(len(b))
-	if d.err != nil {
-		return d.err
-	}
-	ix.fwdOff = make([]int32, N+1)
-	ix.fwdTerm = make([]int32, P)
-	ix.fwdTF = make([]tf3, P)
-	at := 0
-	for f := 0; f < N && d.err == nil; f++ {
-		c := d.count(P - at)
-		t := int64(-1)
-		for j := 0; j < c; j++ {
-			dt := d.uv()
-			if dt == 0 || dt > uint64(T) || t+int64(dt) >= int64(T) {
-				d.fail()
-				break
-			}
-			t += int64(dt)
-			x := d.uv()
-			var tf tf3
-			tf[FieldContent] = uint16(x >> 2)
-			if x&2 != 0 {
-				tf[FieldPath] = uint16(d.uv())
-			}
-			if x&1 != 0 {
-				tf[FieldSymbols] = uint16(d.uv())
-			}
-			ix.fwdTerm[at] = int32(t)
-			ix.fwdTF[at] = tf
-			at++
-		}
-		ix.fwdOff[f+1] = int32(at)
-	}
-	if d.err == nil && (at != P || d.i != len(b)) {
-		d.fail()
-	}
-	if d.err != nil {
-		return d.err
-	}
-	ix.buildPostings(T)
-	return nil
 }

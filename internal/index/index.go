@@ -48,6 +48,7 @@ package index
 
 import (
 	"log/slog"
+	"math"
 	"sort"
 	"sync"
 
@@ -122,8 +123,46 @@ type Stats struct {
 	CachePath string
 }
 
-// tf3 holds a term's count in each field of one file (saturating at 65535).
-type tf3 [NumFields]uint16
+// tfFull holds a term's count in each field of one file (saturating at
+// 65535).
+type tfFull [NumFields]uint16
+
+// tf3 is the stored form of a tfFull: one byte per field. A count of
+// tfEscape or more is stored as tfEscape and the exact counts of that pair
+// live in Index.overflow (rare: a term written 255 times in one file).
+type tf3 [NumFields]uint8
+
+// tfEscape marks a tf3 whose exact counts are in the overflow table.
+const tfEscape = math.MaxUint8
+
+// escaped reports whether tf's exact counts are in the overflow table.
+func (tf tf3) escaped() bool {
+	return tf[0] == tfEscape || tf[1] == tfEscape || tf[2] == tfEscape
+}
+
+// compact returns the stored form of tf and whether it needs the overflow table.
+func compact(tf tfFull) (tf3, bool) {
+	var c tf3
+	over := false
+	for f, n := range tf {
+		if n >= tfEscape {
+			n, over = tfEscape, true
+		}
+		c[f] = uint8(n)
+	}
+	return c, over
+}
+
+// pairKey names a (term, file) pair in the overflow table.
+func pairKey(t int32, d int32) uint64 { return uint64(uint32(t))<<32 | uint64(uint32(d)) }
+
+// full returns the exact counts of term t in file d stored as tf.
+func (ix *Index) full(t, d int32, tf tf3) tfFull {
+	if tf.escaped() {
+		return ix.overflow[pairKey(t, d)]
+	}
+	return tfFull{uint16(tf[0]), uint16(tf[1]), uint16(tf[2])}
+}
 
 // Index is read-only once opened; it is safe for concurrent use.
 type Index struct {
@@ -147,6 +186,9 @@ type Index struct {
 	postDoc []int32
 	postTF  []tf3
 
+	// overflow holds the exact counts of the pairs whose tf3 is escaped.
+	overflow map[uint64]tfFull
+
 	// norm[d][f] = weight_f / (1 - b_f + b_f·len_f(d)/avglen_f).
 	norm [][NumFields]float32
 
@@ -158,10 +200,8 @@ type Index struct {
 	// that saw them, so a warm Open need not read them again.
 	contentSkips []contentSkip
 
-	symOnce sync.Once
-	defs    map[string][]ID
-	refOnce sync.Once
-	refs    map[string][]ID
+	// defs and refs map names to the files defining or referencing them.
+	defs, refs nameTable
 
 	modOnce sync.Once
 	modKeys map[string][]ID // extension-less path suffix -> files
@@ -237,7 +277,7 @@ func (ix *Index) TermFreq(id ID, f Field, term string) int {
 	ts := ix.fwdTerm[lo:hi]
 	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= t })
 	if i < len(ts) && ts[i] == t {
-		return int(ix.fwdTF[lo+i][f])
+		return int(ix.full(t, int32(id), ix.fwdTF[lo+i])[f])
 	}
 	return 0
 }

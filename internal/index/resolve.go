@@ -509,45 +509,6 @@ func (ix *Index) ResolveModule(mod string) []ID {
 	return nil
 }
 
-// buildSymbols fills the definition table.
-func (ix *Index) buildSymbols() {
-	ix.symOnce.Do(func() {
-		ix.defs = map[string][]ID{}
-		add := func(m map[string][]ID, k string, id ID) {
-			ids := m[k]
-			if n := len(ids); n > 0 && ids[n-1] == id {
-				return
-			}
-			m[k] = append(ids, id)
-		}
-		for i := range ix.files {
-			id := ID(i)
-			for _, t := range ix.files[i].Defs {
-				add(ix.defs, t.Name, id)
-				if t.Parent != "" {
-					add(ix.defs, t.Parent+"."+t.Name, id)
-				}
-			}
-		}
-	})
-}
-
-// buildRefs fills the reference table.
-func (ix *Index) buildRefs() {
-	ix.refOnce.Do(func() {
-		ix.refs = map[string][]ID{}
-		for i := range ix.files {
-			id := ID(i)
-			for _, t := range ix.files[i].Refs {
-				ids := ix.refs[t.Name]
-				if n := len(ids); n == 0 || ids[n-1] != id {
-					ix.refs[t.Name] = append(ids, id)
-				}
-			}
-		}
-	})
-}
-
 // defines reports whether file id defines name (Name, or Parent.Name when
 // name is dotted).
 func (ix *Index) defines(id ID, name string) bool {
@@ -571,8 +532,7 @@ func (ix *Index) defines(id ID, name string) bool {
 // one re-export hop), those files win; else the last two parts, then the last
 // part, are looked up.
 func (ix *Index) Defining(name string) []ID {
-	ix.buildSymbols()
-	if ids := ix.defs[name]; len(ids) > 0 {
+	if ids := ix.defs.get(name); len(ids) > 0 {
 		return slices.Clone(ids)
 	}
 	parts := strings.Split(name, ".")
@@ -602,22 +562,21 @@ func (ix *Index) Defining(name string) []ID {
 		}
 	}
 	if len(parts) > 2 {
-		if ids := ix.defs[strings.Join(parts[len(parts)-2:], ".")]; len(ids) > 0 {
+		if ids := ix.defs.get(strings.Join(parts[len(parts)-2:], ".")); len(ids) > 0 {
 			return slices.Clone(ids)
 		}
 	}
-	return slices.Clone(ix.defs[parts[len(parts)-1]])
+	return slices.Clone(ix.defs.get(parts[len(parts)-1]))
 }
 
 // Referencing returns the files that reference name (calls, types, imports);
 // for a dotted name, its last part.
 func (ix *Index) Referencing(name string) []ID {
-	ix.buildRefs()
-	if ids := ix.refs[name]; len(ids) > 0 {
+	if ids := ix.refs.get(name); len(ids) > 0 {
 		return slices.Clone(ids)
 	}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return slices.Clone(ix.refs[name[i+1:]])
+		return slices.Clone(ix.refs.get(name[i+1:]))
 	}
 	return nil
 }

@@ -106,8 +106,14 @@ func (ix *Index) Search(terms []Term, keep func(ID) bool, limit int) []Hit {
 		docs, tfs := ix.postDoc[lo:hi], ix.postTF[lo:hi]
 		for i, d := range docs {
 			nm := &ix.norm[d]
-			tf := &tfs[i]
-			x := float32(tf[0])*nm[0] + float32(tf[1])*nm[1] + float32(tf[2])*nm[2]
+			tf := tfs[i]
+			var x float32
+			if !tf.escaped() {
+				x = float32(tf[0])*nm[0] + float32(tf[1])*nm[1] + float32(tf[2])*nm[2]
+			} else {
+				f := ix.overflow[pairKey(q.id, d)]
+				x = float32(f[0])*nm[0] + float32(f[1])*nm[1] + float32(f[2])*nm[2]
+			}
 			if a.score[d] == 0 {
 				a.touched = append(a.touched, d)
 			}

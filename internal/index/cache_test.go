@@ -1,0 +1,136 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sameIndex reports the first difference between two indexes' contents.
+func sameIndex(t *testing.T, want, got *Index) {
+	t.Helper()
+	if diff := cmp.Diff(want.files, got.files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"terms", slices.Equal(want.terms, got.terms)},
+		{"fwdOff", slices.Equal(want.fwdOff, got.fwdOff)},
+		{"fwdTerm", slices.Equal(want.fwdTerm, got.fwdTerm)},
+		{"fwdTF", slices.Equal(want.fwdTF, got.fwdTF)},
+		{"postOff", slices.Equal(want.postOff, got.postOff)},
+		{"postDoc", slices.Equal(want.postDoc, got.postDoc)},
+		{"postTF", slices.Equal(want.postTF, got.postTF)},
+		{"norm", slices.Equal(want.norm, got.norm)},
+		{"inodes", slices.Equal(want.inodes, got.inodes)},
+		{"overflow", cmp.Equal(want.overflow, got.overflow)},
+		{"defs", cmp.Equal(want.defs.keys.strings(), got.defs.keys.strings()) && slices.Equal(want.defs.off, got.defs.off) && slices.Equal(want.defs.ids, got.defs.ids)},
+		{"refs", cmp.Equal(want.refs.keys.strings(), got.refs.keys.strings()) && slices.Equal(want.refs.off, got.refs.off) && slices.Equal(want.refs.ids, got.refs.ids)},
+		{"imports", cmp.Equal(want.imports, got.imports)},
+		{"importedBy", cmp.Equal(want.importedBy, got.importedBy)},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s differ", c.name)
+		}
+	}
+}
+
+// heavyRepo is the test repository plus a file whose counts overflow a byte.
+func heavyRepo(t *testing.T) string {
+	t.Helper()
+	root := copyRepo(t)
+	var b strings.Builder
+	b.WriteString("class Burst:\n")
+	for i := range 300 {
+		b.WriteString("    def burst_limit_" + strings.Repeat("x", i%3) + "(self): return burst * burst\n")
+	}
+	if err := os.WriteFile(filepath.Join(root, "app/burst.py"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestCacheRoundTrip checks that an index loaded from its cache equals the
+// index built from the tree, counts above a byte included.
+func TestCacheRoundTrip(t *testing.T) {
+	root, cache := heavyRepo(t), t.TempDir()
+	cold, _, err := Open(context.Background(), root, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	openT(t, root, cache)
+	warm, st := openT(t, root, cache)
+	if st.Parsed != 0 || st.Reused != cold.Len() {
+		t.Fatalf("warm Open: %+v", st)
+	}
+	sameIndex(t, cold, warm)
+	if len(warm.overflow) == 0 {
+		t.Fatal("no overflow pairs: the test file does not exercise them")
+	}
+	id, _ := warm.Lookup("app/burst.py")
+	for _, tc := range []struct {
+		f    Field
+		term string
+		want int
+	}{
+		{FieldContent, "burst", 901}, // the class name and two per method
+		{FieldSymbols, "burst", 301}, // the class and the parts of 300 methods
+		{FieldSymbols, "limit", 300},
+		{FieldContent, "self", 300},
+	} {
+		for name, ix := range map[string]*Index{"cold": cold, "warm": warm} {
+			if got := ix.TermFreq(id, tc.f, tc.term); got != tc.want {
+				t.Errorf("%s TermFreq(%v, %q) = %d, want %d", name, tc.f, tc.term, got, tc.want)
+			}
+		}
+	}
+	q := []Term{{"burst", 1}, {"limit", 1}, {"token", 1}}
+	if a, b := cold.Search(q, nil, 10), warm.Search(q, nil, 10); !cmp.Equal(a, b) {
+		t.Errorf("Search differs: cold %v, warm %v", a, b)
+	}
+	if a, b := cold.Distinctive(id, 5), warm.Distinctive(id, 5); !slices.Equal(a, b) {
+		t.Errorf("Distinctive differs: cold %v, warm %v", a, b)
+	}
+}
+
+// TestCacheOtherExecutable checks that a cache written by another executable
+// is accepted once the extractor fingerprint is recomputed and matches.
+func TestCacheOtherExecutable(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	want, st := openT(t, root, cache)
+	b, err := os.ReadFile(st.CachePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint64(b[24:], exeStamp()+2)
+	got, err := decode(b, want.root)
+	if err != nil {
+		t.Fatalf("decode with another executable's stamp: %v", err)
+	}
+	sameIndex(t, want, got)
+}
+
+func TestNameTable(t *testing.T) {
+	var b nameTableBuilder
+	for _, p := range []struct {
+		name string
+		id   ID
+	}{{"b", 1}, {"a", 1}, {"b", 1}, {"b", 3}, {"c", 2}, {"a", 4}} {
+		b.add(p.name, p.id)
+	}
+	nt := b.table()
+	for name, want := range map[string][]ID{"a": {1, 4}, "b": {1, 3}, "c": {2}, "d": nil, "": nil} {
+		if got := nt.get(name); !slices.Equal(got, want) {
+			t.Errorf("get(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
