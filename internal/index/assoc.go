@@ -34,16 +34,17 @@ const (
 	distinctiveMinLen = 3
 )
 
-// informativeTerms marks the terms fit to be suggested: not stop words, at
+// informativeTerms returns, per term, whether it is fit to be suggested.
+func (ix *Index) informativeTerms() []bool { return ix.informative }
+
+// markInformative marks the terms fit to be suggested: not stop words, at
 // least assocMinLen long, not dotted (their parts are terms of their own).
-func (ix *Index) informativeTerms() []bool {
-	ix.infoOnce.Do(func() {
-		ix.informative = make([]bool, len(ix.terms))
-		for t, s := range ix.terms {
-			ix.informative[t] = len(s) >= assocMinLen && !strings.Contains(s, ".") && !tokenize.IsStopWord(s)
-		}
-	})
-	return ix.informative
+// It runs when the index is built; the marks are stored with it.
+func (ix *Index) markInformative() {
+	ix.informative = make([]bool, len(ix.terms))
+	for t, s := range ix.terms {
+		ix.informative[t] = len(s) >= assocMinLen && !strings.Contains(s, ".") && !tokenize.IsStopWord(s)
+	}
 }
 
 // Assoc is a term associated with another by co-occurrence in the repository.

@@ -325,8 +325,10 @@ func (b *builder) finish(root string) *Index {
 	}
 	ix.buildPostings(len(ix.terms))
 	ix.deriveFiles()
+	ix.buildModules()
 	ix.resolveGraph()
 	ix.buildNameTables()
+	ix.markInformative()
 	return ix
 }
 

@@ -58,6 +58,8 @@ import (
 //	    postOff []int32, postDoc []int32, postTF [][3]uint8
 //	    defs keys offsets, bytes, defs off []int32, ids []int32
 //	    refs keys offsets, bytes, refs off []int32, ids []int32
+//	    module keys and directories, laid out as defs (see resolve.go)
+//	    informative terms, one byte (0 or 1) per term (see assoc.go)
 //
 // A file that fails any check (magic, version, extractor, checksum, root,
 // bounds) is not used. Checking the extractor means running it on probes
@@ -311,6 +313,15 @@ func (ix *Index) encode() []byte {
 	sec.tfs(ix.postTF)
 	sec.nameTable(&ix.defs)
 	sec.nameTable(&ix.refs)
+	sec.nameTable(&ix.modKeys)
+	sec.nameTable(&ix.dirs)
+	info := make([]byte, len(ix.informative))
+	for i, ok := range ix.informative {
+		if ok {
+			info[i] = 1
+		}
+	}
+	sec.add(info)
 	view := sec.bytes()
 
 	out := make([]byte, headerSize, headerSize+len(dec)+len(view))
@@ -559,7 +570,7 @@ func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
 		return strs, errCorrupt
 	}
 	n := binary.LittleEndian.Uint64(view)
-	if n != 18 || uint64(len(view)) < 8+16*n {
+	if n != 27 || uint64(len(view)) < 8+16*n {
 		return strs, errCorrupt
 	}
 	sec := make([][]byte, n)
@@ -616,8 +627,16 @@ func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
 	}
 	ix.defs = names(sec[10:14])
 	ix.refs = names(sec[14:18])
-	if err != nil {
+	ix.modKeys = names(sec[18:22])
+	ix.dirs = names(sec[22:26])
+	if err != nil || len(sec[26]) != T {
 		return strs, errCorrupt
+	}
+	ix.informative = unsafe.Slice((*bool)(unsafe.Pointer(unsafe.SliceData(sec[26]))), T)
+	for _, b := range sec[26] {
+		if b > 1 {
+			return strs, errCorrupt
+		}
 	}
 	ix.terms = terms.strings()
 	return strs, nil

@@ -32,8 +32,11 @@ func sameIndex(t *testing.T, want, got *Index) {
 		{"norm", slices.Equal(want.norm, got.norm)},
 		{"inodes", slices.Equal(want.inodes, got.inodes)},
 		{"overflow", cmp.Equal(want.overflow, got.overflow)},
-		{"defs", cmp.Equal(want.defs.keys.strings(), got.defs.keys.strings()) && slices.Equal(want.defs.off, got.defs.off) && slices.Equal(want.defs.ids, got.defs.ids)},
-		{"refs", cmp.Equal(want.refs.keys.strings(), got.refs.keys.strings()) && slices.Equal(want.refs.off, got.refs.off) && slices.Equal(want.refs.ids, got.refs.ids)},
+		{"defs", sameNames(&want.defs, &got.defs)},
+		{"refs", sameNames(&want.refs, &got.refs)},
+		{"modKeys", sameNames(&want.modKeys, &got.modKeys)},
+		{"dirs", sameNames(&want.dirs, &got.dirs)},
+		{"informative", slices.Equal(want.informative, got.informative)},
 		{"imports", cmp.Equal(want.imports, got.imports)},
 		{"importedBy", cmp.Equal(want.importedBy, got.importedBy)},
 	}
@@ -42,6 +45,10 @@ func sameIndex(t *testing.T, want, got *Index) {
 			t.Errorf("%s differ", c.name)
 		}
 	}
+}
+
+func sameNames(a, b *nameTable) bool {
+	return slices.Equal(a.keys.strings(), b.keys.strings()) && slices.Equal(a.off, b.off) && slices.Equal(a.ids, b.ids)
 }
 
 // heavyRepo is the test repository plus a file whose counts overflow a byte.

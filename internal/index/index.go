@@ -16,7 +16,17 @@
 // The index keeps a forward index (per file, its distinct terms with their
 // count in each field, sorted by term id) and inverted postings (per term, the
 // files holding it with the same counts). Terms are interned once in a sorted
-// table and named by int32 ids everywhere else.
+// table and named by int32 ids everywhere else. A count takes one byte per
+// field; the rare pair with a count of 255 or more keeps its exact counts in
+// an overflow table.
+//
+// # Building
+//
+// Workers (one per core) read and parse files in parallel; each cuts text
+// with a tokenize.Scanner (no allocation per ASCII identifier) into its own
+// term dictionary, so a term is copied once per worker, not once per file.
+// The builder then interns the workers' terms, sorts the term table and
+// inverts the forward index by a counting sort.
 //
 // # Ranking
 //
@@ -32,25 +42,27 @@
 //
 // # Symbols, imports and associations
 //
-// Defining and Referencing look names up in tables built on first use.
-// Imports are resolved per language family (resolve.go) into a file graph,
-// computed when the index is built and stored with it. Associations finds the
-// repository's own words for a term by normalised pointwise mutual
-// information of file co-occurrence (assoc.go).
+// Defining and Referencing look names up in sorted name tables (name ->
+// files), built with the index and stored with it. Imports are resolved per
+// language family (resolve.go) into a file graph, computed when the index is
+// built and stored with it. Associations finds the repository's own words for
+// a term by normalised pointwise mutual information of file co-occurrence
+// (assoc.go).
 //
 // # Persistence
 //
-// Open keeps one cache file per repository (cache.go describes the format).
-// A warm Open re-stats the tree, re-reads only files whose size, mtime or
-// inode changed, and drops deleted ones; a cache that is corrupt, truncated,
-// of another version or of another root is rebuilt with a warning.
+// Open keeps one cache file per repository (cache.go describes the format):
+// the arrays are stored as they lie in memory and a warm Open views them in
+// the read buffer rather than decoding them. A warm Open re-stats the tree,
+// re-reads only files whose size, mtime or inode changed, and drops deleted
+// ones; a cache that is corrupt, truncated, of another version or of another
+// root is rebuilt with a warning.
 package index
 
 import (
 	"log/slog"
 	"math"
 	"sort"
-	"sync"
 
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/walk"
@@ -203,12 +215,10 @@ type Index struct {
 	// defs and refs map names to the files defining or referencing them.
 	defs, refs nameTable
 
-	modOnce sync.Once
-	modKeys map[string][]ID // extension-less path suffix -> files
-	dirs    map[string][]ID // directory path -> files directly in it
+	modKeys nameTable // extension-less path suffix -> files
+	dirs    nameTable // directory path suffix -> files directly in it
 
-	infoOnce    sync.Once
-	informative []bool // term fit for Associations and Distinctive
+	informative []bool // per term: fit for Associations and Distinctive
 }
 
 type contentSkip struct {

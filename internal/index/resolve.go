@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Import resolution works on two tables built on first use from the paths
-// alone:
+// Import resolution works on two tables built with the index (and stored
+// with it) from the paths alone:
 //
 //   - modKeys: every suffix of every file's extension-less path
 //     ("django/db/models/query", "db/models/query", "models/query", "query");
@@ -25,33 +25,31 @@ import (
 var pkgStems = map[string]bool{"__init__": true, "index": true, "mod": true}
 
 func (ix *Index) buildModules() {
-	ix.modOnce.Do(func() {
-		ix.modKeys = make(map[string][]ID, len(ix.files)*4)
-		ix.dirs = make(map[string][]ID, len(ix.files)/4)
-		for i := range ix.files {
-			id := ID(i)
-			p := ix.files[i].Path
-			stem := stripExt(p)
-			addSuffixes(ix.modKeys, stem, id)
-			if pkgStems[path.Base(stem)] {
-				if d := path.Dir(stem); d != "." {
-					addSuffixes(ix.modKeys, d, id)
-				}
-			}
-			if d := path.Dir(p); d != "." {
-				addSuffixes(ix.dirs, d, id)
-			} else {
-				ix.dirs[""] = append(ix.dirs[""], id)
+	var mods, dirs nameTableBuilder
+	for i := range ix.files {
+		id := ID(i)
+		p := ix.files[i].Path
+		stem := stripExt(p)
+		addSuffixes(&mods, stem, id)
+		if pkgStems[path.Base(stem)] {
+			if d := path.Dir(stem); d != "." {
+				addSuffixes(&mods, d, id)
 			}
 		}
-	})
+		if d := path.Dir(p); d != "." {
+			addSuffixes(&dirs, d, id)
+		} else {
+			dirs.add("", id)
+		}
+	}
+	ix.modKeys, ix.dirs = mods.table(), dirs.table()
 }
 
 // addSuffixes adds id under s and under every suffix of s that starts after a
 // slash.
-func addSuffixes(m map[string][]ID, s string, id ID) {
+func addSuffixes(m *nameTableBuilder, s string, id ID) {
 	for {
-		m[s] = append(m[s], id)
+		m.add(s, id)
 		i := strings.IndexByte(s, '/')
 		if i < 0 {
 			return
@@ -90,7 +88,6 @@ func (ix *Index) ResolveImport(from ID, imp string) []ID {
 	if f == nil || imp == "" {
 		return nil
 	}
-	ix.buildModules()
 	switch f.Lang {
 	case "python":
 		return ix.resolvePython(f.Path, imp)
@@ -163,7 +160,7 @@ func (ix *Index) resolvePython(from, imp string) []ID {
 // (Python looks up absolute imports from path roots), shortest path first.
 func (ix *Index) bestPython(key string) (ID, bool) {
 	best, found := ID(-1), false
-	for _, id := range ix.modKeys[key] {
+	for _, id := range ix.modKeys.get(key) {
 		p := ix.files[id].Path
 		e := ext(p)
 		if !slices.Contains(pyExts, e) {
@@ -244,7 +241,7 @@ func (ix *Index) resolveJS(from, imp string) []ID {
 // or ends in /key, with one of exts.
 func (ix *Index) bestBySuffix(key string, exts []string) []ID {
 	best := ID(-1)
-	for _, id := range ix.modKeys[key] {
+	for _, id := range ix.modKeys.get(key) {
 		p := ix.files[id].Path
 		if !slices.Contains(exts, ext(p)) {
 			continue
@@ -264,7 +261,7 @@ func (ix *Index) bestBySuffix(key string, exts []string) []ID {
 func (ix *Index) dirFiles(dir string, exts []string) []ID {
 	var out []ID
 	bestDir := ""
-	for _, id := range ix.dirs[dir] {
+	for _, id := range ix.dirs.get(dir) {
 		p := ix.files[id].Path
 		if !slices.Contains(exts, ext(p)) || strings.HasSuffix(p, "_test.go") {
 			continue
@@ -393,7 +390,7 @@ func (ix *Index) resolveInclude(from, imp string) []ID {
 		return []ID{id}
 	}
 	best := ID(-1)
-	for _, id := range ix.modKeys[stripExt(imp)] {
+	for _, id := range ix.modKeys.get(stripExt(imp)) {
 		p := ix.files[id].Path
 		if p != imp && !strings.HasSuffix(p, "/"+imp) {
 			continue
@@ -469,7 +466,6 @@ func (ix *Index) ResolveModule(mod string) []ID {
 	if id, ok := ix.byPath[strings.TrimPrefix(mod, "./")]; ok {
 		return []ID{id}
 	}
-	ix.buildModules()
 	key := strings.NewReplacer("::", "/", "\\", "/").Replace(strings.Trim(mod, "./"))
 	if !strings.Contains(key, "/") {
 		key = strings.ReplaceAll(key, ".", "/")
@@ -477,7 +473,7 @@ func (ix *Index) ResolveModule(mod string) []ID {
 		key = stripExt(key)
 	}
 	for drop := 0; drop <= 1; drop++ {
-		if ids := ix.modKeys[key]; len(ids) > 0 {
+		if ids := ix.modKeys.get(key); len(ids) > 0 {
 			out := slices.Clone(ids)
 			rank := func(id ID) int {
 				p := stripExt(ix.files[id].Path)
@@ -495,7 +491,7 @@ func (ix *Index) ResolveModule(mod string) []ID {
 			return out
 		}
 		// A directory without a package file: its files (a Go package).
-		if ids := ix.dirs[key]; len(ids) > 0 {
+		if ids := ix.dirs.get(key); len(ids) > 0 {
 			out := slices.Clone(ids)
 			slices.SortStableFunc(out, func(a, b ID) int { return len(ix.files[a].Path) - len(ix.files[b].Path) })
 			return out
