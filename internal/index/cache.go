@@ -157,7 +157,12 @@ type sections struct{ data [][]byte }
 
 func (s *sections) add(b []byte) { s.data = append(s.data, b) }
 
+// int32s adds x, viewed as bytes on a little-endian machine.
 func (s *sections) int32s(x []int32) {
+	if littleEndian {
+		s.add(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 4*len(x)))
+		return
+	}
 	b := make([]byte, 4*len(x))
 	for i, v := range x {
 		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
@@ -166,19 +171,11 @@ func (s *sections) int32s(x []int32) {
 }
 
 func (s *sections) uint32s(x []uint32) {
-	b := make([]byte, 4*len(x))
-	for i, v := range x {
-		binary.LittleEndian.PutUint32(b[4*i:], v)
-	}
-	s.add(b)
+	s.int32s(unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(x))), len(x)))
 }
 
 func (s *sections) tfs(x []tf3) {
-	b := make([]byte, 0, 3*len(x))
-	for _, tf := range x {
-		b = append(b, tf[:]...)
-	}
-	s.add(b)
+	s.add(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 3*len(x)))
 }
 
 func (s *sections) table(t strTable) {
@@ -194,20 +191,27 @@ func (s *sections) nameTable(nt *nameTable) {
 
 func align8(n int) int { return (n + 7) &^ 7 }
 
-func (s *sections) bytes() []byte {
+// size returns the byte length of the laid-out part.
+func (s *sections) size() int {
 	at := align8(8 + 16*len(s.data))
-	dir := make([]byte, 8+16*len(s.data))
-	binary.LittleEndian.PutUint64(dir, uint64(len(s.data)))
-	for i, b := range s.data {
-		binary.LittleEndian.PutUint64(dir[8+16*i:], uint64(at))
-		binary.LittleEndian.PutUint64(dir[16+16*i:], uint64(len(b)))
+	for _, b := range s.data {
 		at = align8(at + len(b))
 	}
-	out := make([]byte, at)
-	copy(out, dir)
-	at = align8(len(dir))
-	for _, b := range s.data {
-		copy(out[at:], b)
+	return at
+}
+
+// appendTo appends the laid-out part to out, whose length must be a
+// multiple of 8.
+func (s *sections) appendTo(out []byte) []byte {
+	base := len(out)
+	out = append(out, make([]byte, s.size())...)
+	part := out[base:]
+	binary.LittleEndian.PutUint64(part, uint64(len(s.data)))
+	at := align8(8 + 16*len(s.data))
+	for i, b := range s.data {
+		binary.LittleEndian.PutUint64(part[8+16*i:], uint64(at))
+		binary.LittleEndian.PutUint64(part[16+16*i:], uint64(len(b)))
+		copy(part[at:], b)
 		at = align8(at + len(b))
 	}
 	return out
@@ -322,11 +326,11 @@ func (ix *Index) encode() []byte {
 		}
 	}
 	sec.add(info)
-	view := sec.bytes()
 
-	out := make([]byte, headerSize, headerSize+len(dec)+len(view))
+	out := make([]byte, headerSize, headerSize+len(dec)+sec.size())
 	out = append(out, dec...)
-	out = append(out, view...)
+	out = sec.appendTo(out)
+	view := out[headerSize+len(dec):]
 	copy(out, cacheMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
 	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], castagnoli))

@@ -16,6 +16,11 @@ type strTable struct {
 
 func newStrTable(ss []string) strTable {
 	var b strings.Builder
+	total := 0
+	for _, s := range ss {
+		total += len(s)
+	}
+	b.Grow(total)
 	off := make([]uint32, len(ss)+1)
 	for i, s := range ss {
 		b.WriteString(s)
