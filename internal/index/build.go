@@ -268,7 +268,7 @@ func (b *builder) addParsed(p *parsed) {
 // does not keep the old one's buffers alive.
 func (b *builder) addReused(old *Index, id ID, remap []int32) {
 	lo, hi := old.fwdOff[id], old.fwdOff[id+1]
-	r := record{file: b.file(old.files[id]), inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: make([]tfFull, hi-lo)}
+	r := record{file: b.file(*old.File(id)), inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: make([]tfFull, hi-lo)}
 	for i, t := range old.fwdTerm[lo:hi] {
 		r.tfs[i] = old.full(t, int32(id), old.fwdTF[lo+int32(i)])
 		if remap[t] < 0 {

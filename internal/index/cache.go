@@ -235,7 +235,7 @@ func (ix *Index) encode() []byte {
 	meta.b = binary.LittleEndian.AppendUint64(meta.b, extractorPrint())
 	var nTags, nImps int
 	for i := range ix.files {
-		f := &ix.files[i]
+		f := ix.File(ID(i)) // decodes lazy tags
 		nTags += len(f.Defs) + len(f.Refs)
 		nImps += len(f.Imports)
 	}
@@ -439,7 +439,7 @@ func load(p, root string) (*Index, error) {
 	if _, err := f.ReadAt(view, headerSize+int64(lenDec)); err != nil {
 		return nil, fmt.Errorf("index: read cache: %w", err)
 	}
-	return decodeParts(hdr, dec, view, root)
+	return decodeParts(hdr, dec, view, root, true)
 }
 
 // checkHeader checks the magic, version and lengths of a header for a file
@@ -459,16 +459,18 @@ func checkHeader(hdr []byte, size int64) (lenDec, lenView uint64, err error) {
 	return lenDec, lenView, nil
 }
 
-// decode reads a whole cache file held in buf.
+// decode reads a whole cache file held in buf, tags included.
 func decode(buf []byte, root string) (*Index, error) {
 	lenDec, _, err := checkHeader(buf, int64(len(buf)))
 	if err != nil {
 		return nil, err
 	}
-	return decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root)
+	return decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, false)
 }
 
-func decodeParts(hdr, dec, view []byte, root string) (*Index, error) {
+// decodeParts decodes a cache's two parts; lazy leaves the tags to be
+// decoded per file (see lazyTags).
+func decodeParts(hdr, dec, view []byte, root string, lazy bool) (*Index, error) {
 	if crc32.Update(crc32.Checksum(dec, castagnoli), castagnoli, view) != binary.LittleEndian.Uint32(hdr[12:]) {
 		return nil, errCorrupt
 	}
@@ -500,7 +502,7 @@ func decodeParts(hdr, dec, view []byte, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ix.decodeMeta(meta, strs, tags); err != nil {
+	if err := ix.decodeMeta(meta, strs, tags, lazy); err != nil {
 		return nil, err
 	}
 	if len(ix.fwdOff) != len(ix.files)+1 {
@@ -647,8 +649,9 @@ func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
 }
 
 // decodeMeta decodes the files, content skips and overflow pairs from d and
-// the tags from their fixed-width records; strings are substrings of strs.
-func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte) error {
+// checks the tags' fixed-width records; strings are substrings of strs. The
+// tags are decoded now, or, when lazy, per file on its first File call.
+func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool) error {
 	nStr := uint64(strs.len())
 	str := func() string {
 		i := d.uv()
@@ -665,20 +668,28 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte) error {
 	if d.err != nil || n != len(ix.fwdOff)-1 || len(tagRecs) != 16*nTags {
 		return errCorrupt
 	}
-	tags := make([]syntax.Tag, nTags)
-	for i := range tags {
-		r := tagRecs[16*i : 16*i+16]
-		name, parent, kind := binary.LittleEndian.Uint32(r), binary.LittleEndian.Uint32(r[4:]), binary.LittleEndian.Uint32(r[8:])
-		if uint64(name) >= nStr || uint64(parent) >= nStr || uint64(kind) >= nStr {
+	for i := 0; i < len(tagRecs); i += 4 {
+		if i%16 != 12 && uint64(binary.LittleEndian.Uint32(tagRecs[i:])) >= nStr {
 			return errCorrupt
 		}
-		tags[i] = syntax.Tag{Name: strs.at(int(name)), Parent: strs.at(int(parent)), Kind: strs.at(int(kind)), Line: int(binary.LittleEndian.Uint32(r[12:]))}
 	}
+	var tags []syntax.Tag
+	if lazy {
+		ix.lazy = &lazyTags{recs: tagRecs, strs: strs, at: make([]int32, n+1), defs: make([]int32, n), once: make([]sync.Once, n)}
+	} else {
+		tags = make([]syntax.Tag, nTags)
+		for i := range tags {
+			tags[i] = decodeTag(tagRecs[16*i:], strs)
+		}
+	}
+	left := nTags
 	take := func(c int) []syntax.Tag {
-		if c == 0 || c > len(tags) {
-			if c > 0 {
-				d.fail()
-			}
+		if c > left {
+			d.fail()
+			return nil
+		}
+		left -= c
+		if c == 0 || lazy {
 			return nil
 		}
 		ts := tags[:c:c]
@@ -702,6 +713,10 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte) error {
 		nd, nr := d.count(nTags), d.count(nTags)
 		f.Defs = take(nd)
 		f.Refs = take(nr)
+		if lazy {
+			ix.lazy.defs[i] = int32(nd)
+			ix.lazy.at[i+1] = ix.lazy.at[i] + int32(nd+nr)
+		}
 		if c := d.count(len(impBuf)); c > 0 {
 			f.Imports = impBuf[:c:c]
 			impBuf = impBuf[c:]
@@ -739,8 +754,51 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte) error {
 		}
 		ix.overflow[pairKey(int32(t), int32(doc))] = tf
 	}
-	if d.err == nil && (d.i != len(d.b) || len(tags) != 0) {
+	if d.err == nil && (d.i != len(d.b) || left != 0) {
 		d.fail()
 	}
 	return d.err
+}
+
+// lazyTags holds the tag records of an index loaded from its cache: a
+// warm run looks at the tags of a few files, so each file's are decoded on
+// its first File call (a 16-byte record becomes a 56-byte syntax.Tag).
+type lazyTags struct {
+	recs []byte // 16 bytes per tag, checked against strs when loaded
+	strs strTable
+	at   []int32 // file i's records are at[i]..at[i+1], its defs first
+	defs []int32 // defs per file
+	once []sync.Once
+}
+
+func decodeTag(r []byte, strs strTable) syntax.Tag {
+	return syntax.Tag{
+		Name:   strs.at(int(binary.LittleEndian.Uint32(r))),
+		Parent: strs.at(int(binary.LittleEndian.Uint32(r[4:]))),
+		Kind:   strs.at(int(binary.LittleEndian.Uint32(r[8:]))),
+		Line:   int(binary.LittleEndian.Uint32(r[12:])),
+	}
+}
+
+// tags fills file id's Defs and Refs once.
+func (ix *Index) tags(id ID) {
+	l := ix.lazy
+	l.once[id].Do(func() {
+		lo, hi := int(l.at[id]), int(l.at[id+1])
+		if lo == hi {
+			return
+		}
+		ts := make([]syntax.Tag, hi-lo)
+		for i := range ts {
+			ts[i] = decodeTag(l.recs[16*(lo+i):], l.strs)
+		}
+		nd := int(l.defs[id])
+		f := &ix.files[id]
+		if nd > 0 {
+			f.Defs = ts[:nd:nd]
+		}
+		if nd < len(ts) {
+			f.Refs = ts[nd:]
+		}
+	})
 }

@@ -15,6 +15,9 @@ import (
 // sameIndex reports the first difference between two indexes' contents.
 func sameIndex(t *testing.T, want, got *Index) {
 	t.Helper()
+	for i := range got.Len() {
+		got.File(ID(i)) // decodes lazy tags
+	}
 	if diff := cmp.Diff(want.files, got.files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
@@ -138,6 +141,33 @@ func TestNameTable(t *testing.T) {
 	for name, want := range map[string][]ID{"a": {1, 4}, "b": {1, 3}, "c": {2}, "d": nil, "": nil} {
 		if got := nt.get(name); !slices.Equal(got, want) {
 			t.Errorf("get(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestLazyTagsConcurrent reads the tags of a loaded index from several
+// goroutines at once (run with -race) and checks them against a cold build.
+func TestLazyTagsConcurrent(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	cold, _ := openT(t, root, cache)
+	warm, _ := openT(t, root, cache)
+	if warm.lazy == nil {
+		t.Fatal("a warm Open decoded its tags eagerly")
+	}
+	done := make(chan []File)
+	for range 4 {
+		go func() {
+			files := make([]File, warm.Len())
+			for i := range files {
+				files[i] = *warm.File(ID(i))
+				warm.Defining("issue")
+			}
+			done <- files
+		}()
+	}
+	for range 4 {
+		if diff := cmp.Diff(cold.files, <-done); diff != "" {
+			t.Errorf("lazily decoded files (-want +got):\n%s", diff)
 		}
 	}
 }

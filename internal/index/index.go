@@ -212,6 +212,10 @@ type Index struct {
 	// that saw them, so a warm Open need not read them again.
 	contentSkips []contentSkip
 
+	// lazy, when set, holds the tags not yet decoded: files[id].Defs and
+	// Refs are read through File, which decodes them on first use.
+	lazy *lazyTags
+
 	// defs and refs map names to the files defining or referencing them.
 	defs, refs nameTable
 
@@ -238,6 +242,9 @@ func (ix *Index) Len() int { return len(ix.files) }
 func (ix *Index) File(id ID) *File {
 	if id < 0 || int(id) >= len(ix.files) {
 		return nil
+	}
+	if ix.lazy != nil {
+		ix.tags(id)
 	}
 	return &ix.files[id]
 }

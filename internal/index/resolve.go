@@ -509,7 +509,7 @@ func (ix *Index) ResolveModule(mod string) []ID {
 // name is dotted).
 func (ix *Index) defines(id ID, name string) bool {
 	parent, leaf, dotted := strings.Cut(name, ".")
-	for _, t := range ix.files[id].Defs {
+	for _, t := range ix.File(id).Defs {
 		if dotted {
 			if t.Name == leaf && t.Parent == parent {
 				return true

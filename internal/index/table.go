@@ -120,7 +120,7 @@ func (b *nameTableBuilder) table() nameTable {
 }
 
 // buildNameTables fills the definition and reference tables from the files'
-// tags: a definition is found by Name and, for members, by Parent.Name; a
+// tags (all decoded: it runs on a built index): a definition is found by Name and, for members, by Parent.Name; a
 // reference by Name.
 func (ix *Index) buildNameTables() {
 	var defs, refs nameTableBuilder
