@@ -40,14 +40,14 @@ import (
 //	    root string, extractor (8 bytes, the header's value again)
 //	    files: count, total tags, total imports, then per file: path, lang
 //	           (string ids), size, mtime (varint), inode, len per field,
-//	           defs count, refs count, imports (count, string ids), resolved
-//	           imports (count, file ids)
+//	           defs count, refs count, byte length of its tags, imports
+//	           (count, string ids), resolved imports (count, file ids)
 //	    content skips: count, then path, reason, detail (string ids), size,
 //	           mtime (varint), inode
 //	    overflow: count, then term id, file id and the three counts of each
 //	           pair whose stored counts are escaped (see tf3)
-//	  tags: per file its defs then its refs, 16 bytes each: name, parent,
-//	        kind (string ids) and line, uint32s; zero padding to a multiple of 8
+//	  tags: per file its defs then its refs, each name, parent, kind (string
+//	        ids) and line as uvarints; zero padding to a multiple of 8
 //	viewed part (kept; arrays below are slices of it):
 //	  directory: section count uint64, then offset and length (uint64s,
 //	  from the part's start) of each section; every section starts 8-aligned:
@@ -242,13 +242,13 @@ func (ix *Index) encode() []byte {
 	meta.uv(uint64(len(ix.files)))
 	meta.uv(uint64(nTags))
 	meta.uv(uint64(nImps))
-	tags := make([]byte, 0, 16*nTags)
+	var tags encoder
 	addTags := func(ts []syntax.Tag) {
 		for _, t := range ts {
-			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Name)))
-			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Parent)))
-			tags = binary.LittleEndian.AppendUint32(tags, uint32(sid(t.Kind)))
-			tags = binary.LittleEndian.AppendUint32(tags, uint32(max(t.Line, 0)))
+			tags.uv(sid(t.Name))
+			tags.uv(sid(t.Parent))
+			tags.uv(sid(t.Kind))
+			tags.uv(uint64(max(t.Line, 0)))
 		}
 	}
 	for i := range ix.files {
@@ -263,8 +263,10 @@ func (ix *Index) encode() []byte {
 		}
 		meta.uv(uint64(len(f.Defs)))
 		meta.uv(uint64(len(f.Refs)))
+		at := len(tags.b)
 		addTags(f.Defs)
 		addTags(f.Refs)
+		meta.uv(uint64(len(tags.b) - at))
 		meta.uv(uint64(len(f.Imports)))
 		for _, s := range f.Imports {
 			meta.uv(sid(s))
@@ -300,7 +302,7 @@ func (ix *Index) encode() []byte {
 
 	dec := binary.LittleEndian.AppendUint64(nil, uint64(len(meta.b)))
 	dec = append(dec, meta.b...)
-	dec = append(dec, tags...)
+	dec = append(dec, tags.b...)
 	// Pad so that the viewed part starts 8-aligned in a buffer of the whole file.
 	for len(dec)%8 != 0 {
 		dec = append(dec, 0)
@@ -481,7 +483,6 @@ func decodeParts(hdr, dec, view []byte, root string, lazy bool) (*Index, error) 
 	}
 	meta := &decoder{b: dec[8 : 8+lenMeta]}
 	tags := dec[8+lenMeta:]
-	tags = tags[:len(tags)/16*16]
 	r := meta.str()
 	print := meta.u64()
 	if meta.err != nil {
@@ -663,37 +664,38 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 	}
 	rest := len(d.b)
 	n := d.count(rest)
-	nTags := d.count(len(tagRecs) / 16)
+	nTags := d.count(len(tagRecs))
 	nImps := d.count(rest)
-	if d.err != nil || n != len(ix.fwdOff)-1 || len(tagRecs) != 16*nTags {
+	if d.err != nil || n != len(ix.fwdOff)-1 {
 		return errCorrupt
-	}
-	for i := 0; i < len(tagRecs); i += 4 {
-		if i%16 != 12 && uint64(binary.LittleEndian.Uint32(tagRecs[i:])) >= nStr {
-			return errCorrupt
-		}
 	}
 	var tags []syntax.Tag
 	if lazy {
-		ix.lazy = &lazyTags{recs: tagRecs, strs: strs, at: make([]int32, n+1), defs: make([]int32, n), once: make([]sync.Once, n)}
+		ix.lazy = &lazyTags{recs: tagRecs, strs: strs, at: make([]int32, n+1), defs: make([]int32, n), refs: make([]int32, n), once: make([]sync.Once, n)}
 	} else {
 		tags = make([]syntax.Tag, nTags)
-		for i := range tags {
-			tags[i] = decodeTag(tagRecs[16*i:], strs)
-		}
 	}
-	left := nTags
-	take := func(c int) []syntax.Tag {
-		if c > left {
+	left, at := nTags, 0
+	take := func(c, size int) []syntax.Tag {
+		if c > left || size > len(tagRecs)-at {
 			d.fail()
 			return nil
 		}
 		left -= c
+		blob := tagRecs[at : at+size]
+		at += size
 		if c == 0 || lazy {
 			return nil
 		}
 		ts := tags[:c:c]
 		tags = tags[c:]
+		td := &decoder{b: blob}
+		for i := range ts {
+			ts[i] = decodeTag(td, strs)
+		}
+		if td.err != nil || td.i != len(blob) {
+			d.fail()
+		}
 		return ts
 	}
 	impBuf := make([]string, nImps)
@@ -710,12 +712,19 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 		for j := range f.Len {
 			f.Len[j] = int32(d.count(1 << 31))
 		}
-		nd, nr := d.count(nTags), d.count(nTags)
-		f.Defs = take(nd)
-		f.Refs = take(nr)
+		nd, nr, size := d.count(nTags), d.count(nTags), d.count(len(tagRecs))
+		ts := take(nd+nr, size)
+		if len(ts) > 0 {
+			if nd > 0 {
+				f.Defs = ts[:nd:nd]
+			}
+			if nr > 0 {
+				f.Refs = ts[nd:]
+			}
+		}
 		if lazy {
-			ix.lazy.defs[i] = int32(nd)
-			ix.lazy.at[i+1] = ix.lazy.at[i] + int32(nd+nr)
+			ix.lazy.defs[i], ix.lazy.refs[i] = int32(nd), int32(nr)
+			ix.lazy.at[i+1] = int32(at)
 		}
 		if c := d.count(len(impBuf)); c > 0 {
 			f.Imports = impBuf[:c:c]
@@ -754,7 +763,7 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 		}
 		ix.overflow[pairKey(int32(t), int32(doc))] = tf
 	}
-	if d.err == nil && (d.i != len(d.b) || left != 0) {
+	if d.err == nil && (d.i != len(d.b) || left != 0 || len(tagRecs)-at >= 8) {
 		d.fail()
 	}
 	return d.err
@@ -762,42 +771,48 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 
 // lazyTags holds the tag records of an index loaded from its cache: a
 // warm run looks at the tags of a few files, so each file's are decoded on
-// its first File call (a 16-byte record becomes a 56-byte syntax.Tag).
+// its first File call (about 6 bytes of varints become a 56-byte
+// syntax.Tag).
 type lazyTags struct {
-	recs []byte // 16 bytes per tag, checked against strs when loaded
-	strs strTable
-	at   []int32 // file i's records are at[i]..at[i+1], its defs first
-	defs []int32 // defs per file
-	once []sync.Once
+	recs       []byte // the tags section (see the format)
+	strs       strTable
+	at         []int32 // file i's tags are recs[at[i]:at[i+1]], its defs first
+	defs, refs []int32 // per file
+	once       []sync.Once
 }
 
-func decodeTag(r []byte, strs strTable) syntax.Tag {
-	return syntax.Tag{
-		Name:   strs.at(int(binary.LittleEndian.Uint32(r))),
-		Parent: strs.at(int(binary.LittleEndian.Uint32(r[4:]))),
-		Kind:   strs.at(int(binary.LittleEndian.Uint32(r[8:]))),
-		Line:   int(binary.LittleEndian.Uint32(r[12:])),
+// decodeTag reads one tag record; a string id out of range (a damaged file
+// that passed the checksum) reads as "".
+func decodeTag(d *decoder, strs strTable) syntax.Tag {
+	s := func() string {
+		i := d.uv()
+		if i >= uint64(strs.len()) {
+			d.fail()
+			return ""
+		}
+		return strs.at(int(i))
 	}
+	return syntax.Tag{Name: s(), Parent: s(), Kind: s(), Line: int(min(d.uv(), math.MaxInt32))}
 }
 
 // tags fills file id's Defs and Refs once.
 func (ix *Index) tags(id ID) {
 	l := ix.lazy
 	l.once[id].Do(func() {
-		lo, hi := int(l.at[id]), int(l.at[id+1])
-		if lo == hi {
+		nd, nr := int(l.defs[id]), int(l.refs[id])
+		if nd+nr == 0 {
 			return
 		}
-		ts := make([]syntax.Tag, hi-lo)
+		ts := make([]syntax.Tag, nd+nr)
+		d := &decoder{b: l.recs[l.at[id]:l.at[id+1]]}
 		for i := range ts {
-			ts[i] = decodeTag(l.recs[16*(lo+i):], l.strs)
+			ts[i] = decodeTag(d, l.strs)
 		}
-		nd := int(l.defs[id])
 		f := &ix.files[id]
 		if nd > 0 {
 			f.Defs = ts[:nd:nd]
 		}
-		if nd < len(ts) {
+		if nr > 0 {
 			f.Refs = ts[nd:]
 		}
 	})
