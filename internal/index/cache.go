@@ -34,7 +34,8 @@ import (
 //	  exe        uint64   stamp of the executable that wrote the file (see exeStamp)
 //	  lenDecoded uint64   byte length of the decoded part
 //	  lenViewed  uint64   byte length of the viewed part
-//	decoded part (read into a buffer that is dropped after loading):
+//	decoded part (read into a buffer of its own; only the tags stay, decoded
+//	per file on first use, see lazyTags):
 //	  lenMeta uint64, then the meta section (uvarints unless noted; strings
 //	  are uvarint length + bytes):
 //	    root string, extractor (8 bytes, the header's value again)
