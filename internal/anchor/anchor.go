@@ -13,6 +13,7 @@
 package anchor
 
 import (
+	"math"
 	"path"
 	"strings"
 
@@ -26,7 +27,12 @@ const (
 	KindFrame   = "frame"   // a stack-trace frame points into the file
 	KindModule  = "module"  // a dotted module path names the file
 	KindDefines = "defines" // the file defines a symbol the task names
+	KindUses    = "uses"    // the file uses (calls, imports) a symbol the task names
 )
+
+// MaxUsers drops use anchors of a symbol that more files use: a task-named
+// function called everywhere does not point at one caller.
+const MaxUsers = 6
 
 // MaxDefiners drops symbol anchors defined in more files than this: a name
 // defined everywhere (save, run, __init__) locates nothing.
@@ -110,6 +116,15 @@ func Find(ix *index.Index, t *task.Task) Set {
 		s.Symbols[name] = ids
 		for _, id := range ids {
 			add(Anchor{ID: id, Kind: KindDefines, Name: name, Strength: 1 / float64(len(ids))})
+		}
+		// The code that uses the named symbol is where a task about using it
+		// ("fails when calling to_native_string") often lands.
+		users := ix.Referencing(name)
+		if len(users) == 0 || len(users) > MaxUsers {
+			continue
+		}
+		for _, id := range users {
+			add(Anchor{ID: id, Kind: KindUses, Name: name, Strength: 1 / math.Sqrt(float64(len(users)))})
 		}
 	}
 	return s

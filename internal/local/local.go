@@ -49,6 +49,7 @@ import (
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/terms"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/loop"
 )
@@ -80,6 +81,9 @@ const (
 	WeightModule = 0.30
 	// WeightDefines: the file defines a symbol the task names.
 	WeightDefines = 0.35
+	// WeightUses: the file uses a symbol the task names (scaled by
+	// 1/sqrt(number of users)): the caller is often where the bug shows.
+	WeightUses = 0.15
 	// AnchorCap bounds all anchors together: several weak mentions of one file
 	// should not outweigh one definite one by much.
 	AnchorCap = 0.60
@@ -95,6 +99,11 @@ const (
 	// neighbours, in proportion to their relevance (a related file's helpers
 	// are worth a look; a relevant file's, more).
 	LinkFloor = 0.5
+	// MinImportance is the least a task-named symbol counts for, relative to
+	// the task's most important name.
+	MinImportance = 0.3
+	// LinkSources is how many of the strongest files lend links.
+	LinkSources = 4
 	// LinkCap bounds all links together: a hub imported by everything is not
 	// the target for that.
 	LinkCap = 0.35
@@ -142,6 +151,8 @@ type Evaluator struct {
 	taskTotal float64
 	// keyTerms are the KeyTerms most telling task words, for the naming signals.
 	keyTerms map[string]bool
+	// maxWeight is the heaviest task keyword's weight.
+	maxWeight float64
 	// lastFrame is the Order of the frame nearest the error.
 	lastFrame int
 	// query is the task's own terms (keywords and their variants), which
@@ -166,6 +177,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			e.taskTotal += k.Weight - e.taskTerms[k.Text]
 			e.taskTerms[k.Text] = k.Weight
 		}
+		e.maxWeight = math.Max(e.maxWeight, k.Weight)
 		if st := tokenize.Stem(k.Text); st != k.Text || !strings.ContainsAny(k.Text, "._-") {
 			if _, ok := e.taskStems[st]; !ok {
 				e.taskStems[st] = k.Text
@@ -180,43 +192,13 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			e.query = append(e.query, index.Term{Text: k.Text, Weight: k.Weight})
 		}
 	}
-	for _, k := range t.Keywords {
-		if k.Origin != task.OriginWord {
-			continue
-		}
-		for _, v := range ix.Variants(k.Text) {
-			if !seen[v] {
-				seen[v] = true
-				e.query = append(e.query, index.Term{Text: v, Weight: k.Weight * VariantWeight})
-			}
-		}
+	e.keyTerms = terms.Key(ix, t)
+	for _, v := range terms.Variants(ix, t, e.keyTerms, seen) {
+		e.query = append(e.query, index.Term{Text: v.Term, Weight: v.Weight * VariantWeight})
 	}
 	e.best = e.bestScore(e.query)
-	e.keyTerms = keyTerms(ix, t)
 	e.bestWith = map[string]float64{}
 	return e
-}
-
-// keyTerms picks the task words with the highest weight × idf.
-func keyTerms(ix *index.Index, t *task.Task) map[string]bool {
-	type kw struct {
-		text string
-		w    float64
-	}
-	var ks []kw
-	for _, k := range t.Keywords {
-		if df := ix.DocFreq(k.Text); df > 0 {
-			ks = append(ks, kw{k.Text, k.Weight * ix.IDF(k.Text)})
-		} else {
-			ks = append(ks, kw{k.Text, k.Weight * ix.IDF(k.Text) * 0.5})
-		}
-	}
-	sort.SliceStable(ks, func(a, b int) bool { return ks[a].w > ks[b].w })
-	m := map[string]bool{}
-	for i := 0; i < len(ks) && i < KeyTerms; i++ {
-		m[ks[i].text] = true
-	}
-	return m
 }
 
 func (e *Evaluator) bestScore(q []index.Term) float64 {
@@ -333,19 +315,40 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		e.baseSignals(j, best, stands)
 		js = append(js, j)
 	}
-	// Relevant files for links: earlier judgments at or above the threshold,
-	// and this cycle's first-pass scores.
-	relevant := map[index.ID]float64{}
+	// Link sources: the LinkSources strongest files at or above LinkFloor,
+	// from earlier judgments and this cycle's first pass. Only the strongest:
+	// in a long issue a dozen files are related, and hubs linked to all of
+	// them would rise on links alone.
+	type src struct {
+		id  index.ID
+		rel float64
+	}
+	var srcs []src
 	for p, ev := range in.Judged {
 		if ev.Relevance >= LinkFloor {
 			if id, ok := e.ix.Lookup(p); ok {
-				relevant[id] = ev.Relevance
+				srcs = append(srcs, src{id, ev.Relevance})
 			}
 		}
 	}
 	for _, j := range js {
-		if s := clamp(j.base) * j.factor; s >= LinkFloor && s > relevant[j.id] {
-			relevant[j.id] = s
+		if s := squash(j.base) * j.factor; s >= LinkFloor {
+			srcs = append(srcs, src{j.id, s})
+		}
+	}
+	sort.SliceStable(srcs, func(a, b int) bool {
+		if srcs[a].rel != srcs[b].rel {
+			return srcs[a].rel > srcs[b].rel
+		}
+		return srcs[a].id < srcs[b].id
+	})
+	relevant := map[index.ID]float64{}
+	for _, sr := range srcs {
+		if len(relevant) >= LinkSources {
+			break
+		}
+		if _, ok := relevant[sr.id]; !ok {
+			relevant[sr.id] = sr.rel
 		}
 	}
 	uses := map[string][]index.ID{} // names used by relevant files
@@ -449,7 +452,9 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		case anchor.KindModule:
 			w, label = WeightModule, "task names module "+a.Name
 		case anchor.KindDefines:
-			w, label = WeightDefines, "defines "+a.Name
+			w, label = WeightDefines*e.importance(a.Name), "defines "+a.Name
+		case anchor.KindUses:
+			w, label = WeightUses*e.importance(a.Name), "uses "+a.Name
 		}
 		anchorLabels = append(anchorLabels, contribution{label, w * a.Strength})
 	}
@@ -476,6 +481,23 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	for _, s := range j.signals {
 		j.base += s.value
 	}
+}
+
+// importance returns how central a named symbol is to the task, in
+// (MinImportance, 1]: its keyword weight relative to the task's heaviest
+// keyword. A class named in the title weighs 1; one used in a pasted
+// reproducer (models.Model, models.CharField) weighs less.
+func (e *Evaluator) importance(name string) float64 {
+	w := e.taskTerms[strings.ToLower(name)]
+	if w == 0 {
+		if i := strings.LastIndex(name, "."); i >= 0 {
+			w = e.taskTerms[strings.ToLower(name[i+1:])]
+		}
+	}
+	if e.maxWeight <= 0 {
+		return 1
+	}
+	return math.Max(MinImportance, math.Min(1, w/e.maxWeight))
 }
 
 // contains reports whether file id has term in any field.

@@ -314,8 +314,8 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
 	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true})
 	in := loop.EvalInput{Task: text, Candidates: candidates(views, throttle)}
-	// The first pass lends its sum of signals, clamped to 1.
-	r := math.Min(1, reasonSum(t, evalOne(t, noLinks, in, views).Reason))
+	// The first pass lends its relevance: the squashed sum of its signals.
+	r := squash(reasonSum(t, evalOne(t, noLinks, in, views).Reason))
 	if r < LinkFloor {
 		t.Fatalf("fixture: %s scores %v on its own, want at least LinkFloor", views, r)
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/synonym"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/terms"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/loop"
 )
@@ -61,9 +62,9 @@ const (
 	SynonymWeight = 0.6
 	// synonymsPerConcept bounds the synonyms added per concept.
 	synonymsPerConcept = 3
-	// synonymKeyWords: only concepts named by the task's most telling words
-	// are expanded, so a long issue's passing words add nothing.
-	synonymKeyWords = 8
+	// synonymRareDF: synonyms stand in only for words the repository uses in
+	// at most this many files; where it has the task's word, it needs no other.
+	synonymRareDF = 2
 	// GapWeight weighs a name from missing context used as a keyword.
 	GapWeight = 0.8
 	// ExcludeBelow: files scored below this are not proposed again.
@@ -114,16 +115,8 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 		have[k.Text] = true
 		q.Keywords = append(q.Keywords, loop.Keyword{Term: k.Text, Weight: k.Weight, Origin: k.Origin})
 	}
-	for _, k := range r.task.Keywords {
-		if k.Origin != task.OriginWord {
-			continue
-		}
-		for _, v := range r.ix.Variants(k.Text) {
-			if !have[v] {
-				have[v] = true
-				q.Keywords = append(q.Keywords, loop.Keyword{Term: v, Weight: k.Weight * StemWeight, Origin: "stem", For: k.Text})
-			}
-		}
+	for _, v := range terms.Variants(r.ix, r.task, terms.Key(r.ix, r.task), have) {
+		q.Keywords = append(q.Keywords, loop.Keyword{Term: v.Term, Weight: v.Weight * StemWeight, Origin: "stem", For: v.For})
 	}
 	if !r.opts.NoAssociations {
 		r.synonyms(&q, have)
@@ -136,8 +129,8 @@ func (r *Refiner) Initial(ctx context.Context, _ string) (loop.Query, error) {
 	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
 	for _, id := range ids {
 		for _, a := range r.anchors.ByFile[id] {
-			if a.Kind == anchor.KindDefines {
-				continue
+			if a.Kind == anchor.KindDefines || a.Kind == anchor.KindUses {
+				continue // symbols are focus areas of their own; users are not forced in
 			}
 			f := loop.FocusFile + r.ix.File(id).Path
 			if !focus[f] {
@@ -170,15 +163,20 @@ func (r *Refiner) synonyms(q *loop.Query, have map[string]bool) {
 			weight[k.Text] = max(weight[k.Text], k.Weight)
 		}
 	}
-	key := r.keyWords(synonymKeyWords)
+	key := terms.Key(r.ix, r.task)
 	for _, m := range synonym.Expand(words) {
-		w, telling := 0.0, false
+		// A concept is rare in the repository when one of its words is: a
+		// phrase whose word the code never uses is not in the code.
+		w, telling, used := 0.0, false, -1
 		for _, x := range m.Words {
 			w = max(w, weight[x])
 			telling = telling || key[x]
+			if df := r.ix.DocFreq(x); used < 0 || df < used {
+				used = df
+			}
 		}
-		if !telling {
-			continue
+		if !telling || used > synonymRareDF {
+			continue // the repository has the task's own word for it
 		}
 		n := 0
 		for _, o := range m.Others {
@@ -191,29 +189,6 @@ func (r *Refiner) synonyms(q *loop.Query, have map[string]bool) {
 				For: strings.Join(m.Words, " ")})
 		}
 	}
-}
-
-// keyWords returns the task's n most telling words (weight × idf); a word
-// the repository never uses counts at half its weight.
-func (r *Refiner) keyWords(n int) map[string]bool {
-	type kw struct {
-		text string
-		w    float64
-	}
-	var ks []kw
-	for _, k := range r.task.Keywords {
-		w := k.Weight * r.ix.IDF(k.Text)
-		if r.ix.DocFreq(k.Text) == 0 {
-			w /= 2
-		}
-		ks = append(ks, kw{k.Text, w})
-	}
-	sort.SliceStable(ks, func(a, b int) bool { return ks[a].w > ks[b].w })
-	m := map[string]bool{}
-	for i := 0; i < len(ks) && i < n; i++ {
-		m[ks[i].text] = true
-	}
-	return m
 }
 
 var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*`)

@@ -15,7 +15,7 @@ import (
 	"github.com/hone-dev/hone/loop"
 )
 
-func terms(ks []loop.Keyword, origin string) []string {
+func termsOf(ks []loop.Keyword, origin string) []string {
 	var out []string
 	for _, k := range ks {
 		if origin == "" || k.Origin == origin {
@@ -122,7 +122,7 @@ func TestInitialSynonyms(t *testing.T) {
 	if want := (loop.Keyword{Term: "throttle", Weight: 2 * SynonymWeight, Origin: "synonym", For: "rate limit"}); !ok || k != want {
 		t.Errorf("Initial(%q) keyword throttle = %+v (found %v), want %+v", text, k, ok, want)
 	}
-	for _, s := range terms(q.Keywords, "synonym") {
+	for _, s := range termsOf(q.Keywords, "synonym") {
 		if ix.DocFreq(s) == 0 {
 			t.Errorf("Initial(%q) added synonym %q, which the repository never uses", text, s)
 		}
@@ -132,7 +132,7 @@ func TestInitialSynonyms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := terms(q.Keywords, "synonym"); got != nil {
+	if got := termsOf(q.Keywords, "synonym"); got != nil {
 		t.Errorf("Initial(%q) with NoAssociations added synonyms %v", text, got)
 	}
 }
@@ -179,7 +179,7 @@ func TestRefine(t *testing.T) {
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
 				// bucket and refill are the task's; rate, client, limit, token
 				// are rare enough; the file's own name counts too.
-				got := terms(q.Keywords, "learned")
+				got := termsOf(q.Keywords, "learned")
 				if len(got) == 0 || len(got) > MaxLearned {
 					t.Fatalf("learned %v, want 1 to MaxLearned terms", got)
 				}
@@ -217,7 +217,7 @@ func TestRefine(t *testing.T) {
 				{Path: tokens, Relevance: 0.5, Learned: []string{"datetime"}},
 			},
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
-				if got := terms(q.Keywords, "learned"); !slices.Equal(got, []string{"client", "login"}) {
+				if got := termsOf(q.Keywords, "learned"); !slices.Equal(got, []string{"client", "login"}) {
 					t.Errorf("learned %v, want [client login]", got)
 				}
 				if diff := cmp.Diff([]string{"app/api/**"}, ref.AddedPatterns); diff != "" {
@@ -231,7 +231,7 @@ func TestRefine(t *testing.T) {
 				{Path: throttle, Relevance: 0.9, Learned: []string{"ab", "the", "zebra", "request", "Client"}},
 			},
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
-				if got := terms(q.Keywords, "learned"); !slices.Equal(got, []string{"client"}) {
+				if got := termsOf(q.Keywords, "learned"); !slices.Equal(got, []string{"client"}) {
 					t.Errorf("learned %v, want [client] (request is in %d files)", got, ix.DocFreq("request"))
 				}
 			},
@@ -243,7 +243,7 @@ func TestRefine(t *testing.T) {
 				{Path: views, Relevance: 0.8, Learned: []string{"login", "limit"}},
 			},
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
-				if got := terms(q.Keywords, "learned"); !slices.Equal(got, []string{"limit", "client", "login"}) {
+				if got := termsOf(q.Keywords, "learned"); !slices.Equal(got, []string{"limit", "client", "login"}) {
 					t.Errorf("learned %v, want [limit client login]", got)
 				}
 			},
@@ -342,7 +342,7 @@ func TestRefine(t *testing.T) {
 				{Path: views, Relevance: 0.6, MissingContext: []string{"definition of Token", "definition of NowhereAtAll"}},
 			},
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
-				if got := terms(q.Keywords, "gap"); !slices.Equal(got, []string{"token"}) {
+				if got := termsOf(q.Keywords, "gap"); !slices.Equal(got, []string{"token"}) {
 					t.Errorf("gap keywords %v, want [token]", got)
 				}
 				if k, _ := keyword(q.Keywords, "token"); k.Weight != GapWeight {
@@ -362,8 +362,8 @@ func TestRefine(t *testing.T) {
 				{Path: views, Relevance: 0.49, MissingContext: []string{"definition of TokenManager", "caller of allow"}},
 			},
 			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
-				if len(ref.AddedFocus) != 0 || slices.Contains(terms(q.Keywords, ""), "allow") {
-					t.Errorf("AddedFocus = %v, keywords %v; want no look-ups", ref.AddedFocus, terms(q.Keywords, ""))
+				if len(ref.AddedFocus) != 0 || slices.Contains(termsOf(q.Keywords, ""), "allow") {
+					t.Errorf("AddedFocus = %v, keywords %v; want no look-ups", ref.AddedFocus, termsOf(q.Keywords, ""))
 				}
 			},
 		},
@@ -457,7 +457,7 @@ func TestRefineAssociations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assoc := terms(got.Keywords, "association")
+			assoc := termsOf(got.Keywords, "association")
 			if (len(assoc) > 0) != tt.wantAssoc {
 				t.Fatalf("Refine() associations %v (%q), want some = %v", assoc, ref.Associations, tt.wantAssoc)
 			}

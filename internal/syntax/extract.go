@@ -31,7 +31,7 @@ const (
 	MaxParseSize = 2 << 20
 	// ParseTimeout abandons a pathological parse; a normal source file of a
 	// few thousand lines parses in milliseconds.
-	ParseTimeout = time.Second
+	ParseTimeout = 5 * time.Second
 )
 
 //go:embed queries/*.scm
@@ -197,17 +197,27 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 	if err != nil {
 		return res, err
 	}
+	broken := false
 	defer func() {
 		if r := recover(); r != nil { // a bug in a binding must not take the indexer down
 			res = Result{Lang: g.name, Incomplete: fmt.Sprintf("extraction failed: %v", r)}
 			err = nil
-			w.parser.Reset()
+			broken = true
+		}
+		if broken {
+			// A parser whose parse was cancelled is not reused: tree-sitter's
+			// ts_parser_reset leaves canceled_balancing set in the C library
+			// go-tree-sitter v0.25.0 ships, and the next parse aborts the
+			// process (tree-sitter PR #4176).
+			w.parser.Close()
+			w.cursor.Close()
+			return
 		}
 		g.put(w)
 	}()
 	tree := w.parser.Parse(src, nil)
 	if tree == nil {
-		w.parser.Reset()
+		broken = true
 		res.Incomplete = "parse timed out"
 		return res, nil
 	}
