@@ -108,7 +108,7 @@ func Find(ix *index.Index, t *task.Task) Set {
 			}
 		}
 	}
-	for _, name := range symbols(t) {
+	for _, name := range symbols(ix, t) {
 		ids := ix.Defining(name)
 		if len(ids) == 0 || len(ids) > MaxDefiners {
 			continue
@@ -132,7 +132,7 @@ func Find(ix *index.Index, t *task.Task) Set {
 
 // symbols lists the task's symbol mentions: identifiers, the last one or two
 // parts of dotted names, and code spans that are identifiers.
-func symbols(t *task.Task) []string {
+func symbols(ix *index.Index, t *task.Task) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(s string) {
@@ -147,6 +147,9 @@ func symbols(t *task.Task) []string {
 		add(id)
 	}
 	for _, d := range t.DottedNames {
+		if len(ix.ResolveModule(d)) > 0 {
+			continue // a module path (django.conf.urls.i18n): its parts are not symbols
+		}
 		parts := strings.Split(d, ".")
 		if len(parts) >= 2 {
 			add(strings.Join(parts[len(parts)-2:], "."))

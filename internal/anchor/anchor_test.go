@@ -279,6 +279,7 @@ func TestFindHandBuilt(t *testing.T) {
 }
 
 func TestSymbols(t *testing.T) {
+	ix := openFixture(t)
 	tests := []struct {
 		t    task.Task
 		want []string
@@ -290,7 +291,7 @@ func TestSymbols(t *testing.T) {
 		{task.Task{Identifiers: []string{"Token"}, CodeSpans: []string{"Token"}}, []string{"Token"}},
 	}
 	for _, tt := range tests {
-		if got := symbols(&tt.t); !cmp.Equal(got, tt.want) {
+		if got := symbols(ix, &tt.t); !cmp.Equal(got, tt.want) {
 			t.Errorf("symbols(%+v) = %q, want %q", tt.t, got, tt.want)
 		}
 	}

@@ -69,7 +69,7 @@ const (
 	VariantWeight = 0.7
 	// WeightSymbolTerm: the file defines a symbol named after one of the
 	// task's words (isTokenExpired for "token expiry"): the concept lives there.
-	WeightSymbolTerm = 0.15
+	WeightSymbolTerm = 0.10
 	// WeightPath: the task names the file's path; the strongest pointer there is.
 	WeightPath = 0.45
 	// WeightFrame: a stack-trace frame runs through the file.
@@ -510,10 +510,16 @@ func (e *Evaluator) contains(id index.ID, term string) bool {
 	return false
 }
 
-// specific reports whether a name is defined in few enough files to say
-// something: not a dunder method, and at most MaxSharedDefiners definers.
+// specific reports whether a name says something when two files share it:
+// not a dunder, defined in at most MaxSharedDefiners files, and either a
+// compound identifier (is_language_prefix_used, ModelAdmin) or a capitalised
+// name of some length (Session): plain words such as append, warn or collect
+// are everyone's vocabulary.
 func (e *Evaluator) specific(name string) bool {
 	if strings.HasPrefix(name, "__") || len(name) < 3 {
+		return false
+	}
+	if len(tokenize.Split(name)) < 2 && !(len(name) >= 5 && name[0] >= 'A' && name[0] <= 'Z') {
 		return false
 	}
 	return len(e.ix.Defining(name)) <= MaxSharedDefiners
