@@ -4,6 +4,7 @@ package walk
 
 import "io/fs"
 
-func inode(fs.FileInfo) uint64 { return 0 }
-
-func readable(fs.FileInfo) bool { return true }
+// metaOf takes what the walk needs from a FileInfo; inodes are unknown here.
+func metaOf(info fs.FileInfo) meta {
+	return meta{size: info.Size(), modTime: info.ModTime().UnixNano(), mode: info.Mode(), readable: true}
+}

@@ -10,12 +10,14 @@ import (
 	"syscall"
 )
 
-// inode returns the file's inode number, 0 when unknown.
-func inode(info fs.FileInfo) uint64 {
+// metaOf takes what the walk needs from a FileInfo.
+func metaOf(info fs.FileInfo) meta {
+	m := meta{size: info.Size(), modTime: info.ModTime().UnixNano(), mode: info.Mode(), readable: true}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino)
+		m.ino = uint64(st.Ino)
+		m.readable = readablePerm(info.Mode().Perm(), int(st.Uid), int(st.Gid))
 	}
-	return 0
+	return m
 }
 
 var ids = sync.OnceValue(func() (v struct {
@@ -27,23 +29,18 @@ var ids = sync.OnceValue(func() (v struct {
 	return v
 })
 
-// readable reports whether the process may open the file for reading, from
-// its permission bits as the kernel checks them (owner, else group, else
-// other; root reads everything). It costs no system call; ACLs are not
-// consulted, so a reader must still handle a failing open.
-func readable(info fs.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return true
-	}
+// readablePerm reports whether the process may open a file with permission
+// bits perm, owned by uid and gid, for reading, as the kernel checks them
+// (owner, else group, else other; root reads everything). It costs no system
+// call; ACLs are not consulted, so a reader must still handle a failing open.
+func readablePerm(perm fs.FileMode, uid, gid int) bool {
 	id := ids()
-	perm := info.Mode().Perm()
 	switch {
 	case id.uid == 0:
 		return true
-	case int(st.Uid) == id.uid:
+	case uid == id.uid:
 		return perm&0o400 != 0
-	case int(st.Gid) == id.gid || slices.Contains(id.groups, int(st.Gid)):
+	case gid == id.gid || slices.Contains(id.groups, gid):
 		return perm&0o040 != 0
 	}
 	return perm&0o004 != 0

@@ -465,11 +465,15 @@ func BenchmarkWalk(b *testing.B) {
 	if root == "" {
 		b.Skip("set HONE_BENCH_ROOT to a repository")
 	}
+	n, ops := 0, 0
+	cpu := cpuTime()
 	for b.Loop() {
-		n := 0
+		n = 0
 		if err := Walk(context.Background(), root, Options{}, func(File) error { n++; return nil }, nil); err != nil {
 			b.Fatal(err)
 		}
-		b.ReportMetric(float64(n), "files")
+		ops++
 	}
+	b.ReportMetric(float64(n), "files")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(ops)/1e6, "cpu-ms/op")
 }
