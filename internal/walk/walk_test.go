@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -88,6 +89,8 @@ func TestWalk(t *testing.T) {
 		"package-lock.json":        "{}\n",
 		"static/app.min.js":        "x\n",
 		"static/app.js.map":        "{}\n",
+		"locale/fr/django.po":      "msgid \"x\"\n",
+		"locale/django.pot":        "msgid \"x\"\n",
 		"img/logo.png":             "\x89PNG",
 		"huge.txt":                 big,
 		"link.txt":                 "->a.txt",
@@ -118,6 +121,8 @@ func TestWalk(t *testing.T) {
 		"huge.txt huge",
 		"img/logo.png binary",
 		"linkdir symlink",
+		"locale/django.pot data",
+		"locale/fr/django.po data",
 		"loop1 symlink",
 		"loop2 symlink",
 		"node_modules/ vendored",
@@ -162,6 +167,15 @@ func TestWalk(t *testing.T) {
 		}
 	})
 
+	t.Run("include data", func(t *testing.T) {
+		files, _ := run(t, root, Options{IncludeData: true})
+		for _, want := range []string{"locale/django.pot", "locale/fr/django.po"} {
+			if !contains(files, want) {
+				t.Errorf("IncludeData: %s missing from %q", want, files)
+			}
+		}
+	})
+
 	t.Run("max size", func(t *testing.T) {
 		files, skips := run(t, root, Options{MaxFileSize: 1})
 		if contains(files, "a/b.py") || !contains(skips, "a/b.py huge") {
@@ -173,15 +187,16 @@ func TestWalk(t *testing.T) {
 		got := map[string]string{}
 		_ = Walk(context.Background(), root, Options{}, func(File) error { return nil }, func(s Skip) { got[s.Path] = s.Detail })
 		want := map[string]string{
-			"app.log":      ".gitignore:1: *.log",
-			"sub/x.tmp":    "sub/.gitignore:1: *.tmp",
-			"secret/":      ".honeignore:1: secret/",
-			"loop1":        "symlink loop",
-			"dangling":     "dangling symlink",
-			"outside":      "points outside the repository",
-			"linkdir":      "symlink to a directory (not followed)",
-			"vendor/":      "dependency directory vendor/",
-			"img/logo.png": "binary file type .png",
+			"app.log":             ".gitignore:1: *.log",
+			"sub/x.tmp":           "sub/.gitignore:1: *.tmp",
+			"secret/":             ".honeignore:1: secret/",
+			"loop1":               "symlink loop",
+			"dangling":            "dangling symlink",
+			"outside":             "points outside the repository",
+			"linkdir":             "symlink to a directory (not followed)",
+			"vendor/":             "dependency directory vendor/",
+			"img/logo.png":        "binary file type .png",
+			"locale/fr/django.po": "translation catalog *.po",
 		}
 		for p, d := range want {
 			if got[p] != d {
@@ -304,12 +319,31 @@ func TestSkipReasonString(t *testing.T) {
 	want := map[SkipReason]string{
 		SkipIgnored: "ignored", SkipHidden: "vcs", SkipBinary: "binary", SkipHuge: "huge",
 		SkipGenerated: "generated", SkipVendored: "vendored", SkipUnreadable: "unreadable",
-		SkipSymlink: "symlink", SkipEncoding: "encoding", 0: "SkipReason(0)",
+		SkipSymlink: "symlink", SkipEncoding: "encoding", SkipData: "data", 0: "SkipReason(0)",
 	}
 	for r, s := range want {
 		if r.String() != s {
 			t.Errorf("SkipReason(%d).String() = %q, want %q", int(r), r.String(), s)
 		}
+	}
+}
+
+// TestWalkLargeDirectory lists a directory too big for one getdents64 call
+// and checks that nothing is lost and the order holds.
+func TestWalkLargeDirectory(t *testing.T) {
+	files := map[string]string{}
+	var want []string
+	for i := range 3000 {
+		p := fmt.Sprintf("d/%04d-%s.txt", i, strings.Repeat("n", 40))
+		files[p] = "x\n"
+		want = append(want, p)
+	}
+	files["d/sub/z.txt"] = "x\n"
+	want = append(want, "d/sub/z.txt")
+	root := fixture(t, files)
+	got, skips := run(t, root, Options{})
+	if diff := cmp.Diff(want, got); diff != "" || len(skips) != 0 {
+		t.Errorf("files (-want +got):\n%s\nskips %q", diff, skips)
 	}
 }
 
