@@ -89,6 +89,10 @@ func TestWalk(t *testing.T) {
 		"package-lock.json":        "{}\n",
 		"static/app.min.js":        "x\n",
 		"static/app.js.map":        "{}\n",
+		"static/jquery-3.5.1.js":   "x\n",
+		"static/bootstrap.min.css": "x\n",
+		"static/theme-1.0.css":     "x\n",
+		"static/app-v2.js":         "kept: no release number\n",
 		"locale/fr/django.po":      "msgid \"x\"\n",
 		"locale/django.pot":        "msgid \"x\"\n",
 		"img/logo.png":             "\x89PNG",
@@ -106,7 +110,7 @@ func TestWalk(t *testing.T) {
 	wantFiles := []string{
 		".github/workflows/ci.yml", ".gitignore", ".honeignore", ".ignore",
 		"a.txt", "a/b.py", "a0.txt", "keep.log", "link.txt",
-		"sub/.gitignore", "sub/important.log", "sub/rootonly.txt",
+		"static/app-v2.js", "sub/.gitignore", "sub/important.log", "sub/rootonly.txt",
 	}
 	if diff := cmp.Diff(wantFiles, files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
@@ -134,6 +138,9 @@ func TestWalk(t *testing.T) {
 		"secret/ ignored",
 		"static/app.js.map generated",
 		"static/app.min.js generated",
+		"static/bootstrap.min.css generated",
+		"static/jquery-3.5.1.js vendored",
+		"static/theme-1.0.css vendored",
 		"sub/deep/y.tmp ignored",
 		"sub/other.log ignored",
 		"sub/x.tmp ignored",
@@ -160,7 +167,7 @@ func TestWalk(t *testing.T) {
 
 	t.Run("include vendored", func(t *testing.T) {
 		files, _ := run(t, root, Options{IncludeVendored: true})
-		for _, want := range []string{"vendor/lib.go", "node_modules/m/i.js", "pkg/third_party/t.c", "env/lib/site.py"} {
+		for _, want := range []string{"vendor/lib.go", "node_modules/m/i.js", "pkg/third_party/t.c", "env/lib/site.py", "static/jquery-3.5.1.js"} {
 			if !contains(files, want) {
 				t.Errorf("IncludeVendored: %s missing from %q", want, files)
 			}
@@ -187,16 +194,17 @@ func TestWalk(t *testing.T) {
 		got := map[string]string{}
 		_ = Walk(context.Background(), root, Options{}, func(File) error { return nil }, func(s Skip) { got[s.Path] = s.Detail })
 		want := map[string]string{
-			"app.log":             ".gitignore:1: *.log",
-			"sub/x.tmp":           "sub/.gitignore:1: *.tmp",
-			"secret/":             ".honeignore:1: secret/",
-			"loop1":               "symlink loop",
-			"dangling":            "dangling symlink",
-			"outside":             "points outside the repository",
-			"linkdir":             "symlink to a directory (not followed)",
-			"vendor/":             "dependency directory vendor/",
-			"img/logo.png":        "binary file type .png",
-			"locale/fr/django.po": "translation catalog *.po",
+			"app.log":                ".gitignore:1: *.log",
+			"sub/x.tmp":              "sub/.gitignore:1: *.tmp",
+			"secret/":                ".honeignore:1: secret/",
+			"loop1":                  "symlink loop",
+			"dangling":               "dangling symlink",
+			"outside":                "points outside the repository",
+			"linkdir":                "symlink to a directory (not followed)",
+			"vendor/":                "dependency directory vendor/",
+			"img/logo.png":           "binary file type .png",
+			"locale/fr/django.po":    "translation catalog *.po",
+			"static/jquery-3.5.1.js": "versioned library file jquery-3.5.1.js",
 		}
 		for p, d := range want {
 			if got[p] != d {
@@ -325,6 +333,43 @@ func TestSkipReasonString(t *testing.T) {
 		if r.String() != s {
 			t.Errorf("SkipReason(%d).String() = %q, want %q", int(r), r.String(), s)
 		}
+	}
+}
+
+func TestVendoredLib(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"jquery-3.5.1.js", true},
+		{"jquery-3.5.1.min.js", true},
+		{"jquery-3.6.0.slim.min.js", true},
+		{"underscore-1.13.1.js", true},
+		{"bootstrap-4.0.0.min.css", true},
+		{"bootstrap-4.0.0.css", true},
+		{"font-awesome-4.7.0.css", true},
+		{"vue-2.6.14.esm.js", true},
+		{"react-16.14.0.umd.min.js", true},
+		{"jquery-3.0.0-beta1.js", true},
+		{"moment-v2.29.js", true},
+		{"jquery.js", false},
+		{"app.js", false},
+		{"app-v2.js", false},
+		{"es6-shim.js", false},
+		{"html5shiv.js", false},
+		{"base64.js", false},
+		{"utf-8.js", false},
+		{"jquery-3.5.1.py", false},
+		{"jquery-3.5.1.js.map", false},
+		{"1.2.3.js", false},
+		{"-1.2.js", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := isVendoredLib(tt.name); got != tt.want {
+				t.Errorf("isVendoredLib(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
 	}
 }
 
