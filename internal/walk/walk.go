@@ -310,6 +310,29 @@ type matcher struct {
 	gi   gitignore.GitIgnore
 	base string // repository-relative directory holding the file, "" at the root
 	name string // repository-relative path of the file, for details
+	// byName memoizes matches by base name (files [0], directories [1]) when
+	// every pattern of the file matches base names only ("*.pyc",
+	// "build/"), so a name seen once (__init__.py) is matched once; nil
+	// otherwise.
+	byName *[2]map[string]gitignore.Match
+}
+
+// namesOnly reports whether every pattern of an ignore file matches base
+// names only: no "/" but a trailing one, no "**", no escapes. Such a
+// pattern's verdict on a path depends on its last element alone.
+func namesOnly(data []byte) bool {
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		line = strings.TrimPrefix(line, "!")
+		line = strings.TrimSuffix(line, "/")
+		if strings.ContainsAny(line, "/\\") || strings.Contains(line, "**") {
+			return false
+		}
+	}
+	return true
 }
 
 // dirent is one directory entry as listed: its name, type bits (no stat) and
@@ -531,7 +554,11 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) 
 		w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + err.Error()})
 		return matcher{}, false
 	}
-	return matcher{gi: gi, base: base, name: name}, true
+	m = matcher{gi: gi, base: base, name: name}
+	if namesOnly(data) {
+		m.byName = &[2]map[string]gitignore.Match{{}, {}}
+	}
+	return m, true
 }
 
 // parseIgnore parses gitignore patterns, tolerating CRLF line ends and
@@ -555,7 +582,21 @@ func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 		if m.base != "" {
 			sub = path[len(m.base)+1:]
 		}
-		match := relative(m.gi, sub, isDir)
+		var match gitignore.Match
+		if m.byName != nil {
+			memo := m.byName[0]
+			if isDir {
+				memo = m.byName[1]
+			}
+			base := sub[strings.LastIndexByte(sub, '/')+1:]
+			var seen bool
+			if match, seen = memo[base]; !seen {
+				match = relative(m.gi, sub, isDir)
+				memo[base] = match
+			}
+		} else {
+			match = relative(m.gi, sub, isDir)
+		}
 		if match == nil {
 			continue
 		}

@@ -556,3 +556,46 @@ func BenchmarkWalk(b *testing.B) {
 	b.ReportMetric(float64(n), "files")
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(ops)/1e6, "cpu-ms/op")
 }
+
+// TestIgnoreByName checks that memoizing by base name gives the verdicts of
+// matching every path, and that only base-name patterns are memoized.
+func TestIgnoreByName(t *testing.T) {
+	tests := []struct {
+		patterns  string
+		namesOnly bool
+	}{
+		{"*.pyc\n__pycache__\nbuild/\n!keep.pyc\n# c\n\n", true},
+		{"*.py[co]\r\nMANIFEST\r\n", true},
+		{"/rootonly\n", false},
+		{"docs/_build/\n", false},
+		{"**/x\n", false},
+		{"\\#lit\n", false},
+	}
+	paths := []string{"a.pyc", "x/a.pyc", "keep.pyc", "y/keep.pyc", "__pycache__", "z/__pycache__", "build", "q/build", "MANIFEST", "rootonly", "d/rootonly", "docs/_build", "x", "a/x", "#lit"}
+	for _, tt := range tests {
+		t.Run(tt.patterns, func(t *testing.T) {
+			if got := namesOnly([]byte(tt.patterns)); got != tt.namesOnly {
+				t.Fatalf("namesOnly(%q) = %v, want %v", tt.patterns, got, tt.namesOnly)
+			}
+			root := fixture(t, map[string]string{".gitignore": tt.patterns})
+			w := &walker{skip: func(Skip) {}}
+			m, ok := w.load(filepath.Join(root, ".gitignore"), "", ".gitignore", true)
+			if !ok {
+				t.Fatal("load failed")
+			}
+			plain := m
+			plain.byName = nil
+			for range 2 { // the second round reads the memo
+				for _, p := range paths {
+					for _, dir := range []bool{false, true} {
+						d1, ok1 := ignored([]matcher{m}, p, dir)
+						d2, ok2 := ignored([]matcher{plain}, p, dir)
+						if d1 != d2 || ok1 != ok2 {
+							t.Errorf("ignored(%q, dir=%v) = %q %v memoized, %q %v not", p, dir, d1, ok1, d2, ok2)
+						}
+					}
+				}
+			}
+		})
+	}
+}
