@@ -27,6 +27,7 @@ type benchFlags struct {
 	only       []string
 	baseline   bool
 	ablate     bool
+	llm        llmFlags
 }
 
 func newBenchCmd(_ io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -65,6 +66,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl.StringSliceVar(&f.only, "only", nil, "run only these instance ids (comma-separated)")
 	fl.BoolVar(&f.baseline, "baseline", false, "also run the baseline (BM25F over the task's plain words) and print it beside")
 	fl.BoolVar(&f.ablate, "ablate", false, "run the ablation ladder: baseline, then one feature added per row")
+	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
 
@@ -100,6 +102,20 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	}
 	if !f.quiet {
 		opts.Progress = func(e bench.Event) { printBenchEvent(stderr, e) }
+	}
+	switch f.llm.evaluator {
+	case "", "local":
+	case "llm":
+		if err := checkLLM(&f.llm); err != nil {
+			return err
+		}
+	default:
+		return usageError{fmt.Errorf("--evaluator must be local or llm, not %s", f.llm.evaluator)}
+	}
+	if f.llm.evaluator == "llm" {
+		opts.Configure = func(_ context.Context, repo *hone.Repo, in bench.Instance, ro *hone.RetrieveOptions) (func() map[string]any, error) {
+			return f.llm.wire(repo, in.Problem, ro, log)
+		}
 	}
 	s, err := bench.Bench(ctx, insts, opts)
 	if err != nil {

@@ -31,3 +31,20 @@ func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptio
 		return map[string]any{"llm": u}
 	}, nil
 }
+
+// checkLLM validates the LLM settings without a repository, so that a
+// misconfiguration fails before any work.
+func checkLLM(l *llmFlags) error {
+	if l.noNetwork {
+		return usageError{errString("--no-network forbids --evaluator llm")}
+	}
+	cfg, err := llm.LoadConfig(llm.Config{Provider: l.provider, BaseURL: l.baseURL, Model: l.model})
+	if err != nil {
+		return llmError{err}
+	}
+	cfg.SetDefaults()
+	if err := cfg.Validate(); err != nil {
+		return llmError{err}
+	}
+	return nil
+}
