@@ -67,6 +67,8 @@ type Options struct {
 	MaxFileSize int64
 	// IncludeVendored indexes vendor/, node_modules/ and the like.
 	IncludeVendored bool
+	// IncludeData indexes non-source data such as translation catalogs (*.po).
+	IncludeData bool
 	// Logger receives warnings and progress; nil discards them.
 	Logger *slog.Logger
 	// Progress, when set, is called while files are indexed.
@@ -204,7 +206,8 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	ix, st, err := index.Open(ctx, r.root, index.Options{
 		CacheDir: r.opts.CacheDir,
 		NoCache:  r.opts.NoCache,
-		Walk:     walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored},
+		Walk: walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
+			IncludeData: r.opts.IncludeData},
 		Progress: r.opts.Progress,
 		Logger:   r.opts.Logger,
 	})

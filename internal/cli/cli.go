@@ -97,6 +97,7 @@ type common struct {
 	noCache         bool
 	maxFileSize     int64
 	includeVendored bool
+	includeData     bool
 	verbose         bool
 	quiet           bool
 }
@@ -108,6 +109,7 @@ func (c *common) register(cmd *cobra.Command) {
 	f.BoolVar(&c.noCache, "no-cache", false, "index in memory only; read and write no cache")
 	f.Int64Var(&c.maxFileSize, "max-file-size", 1<<20, "skip files larger than this many bytes")
 	f.BoolVar(&c.includeVendored, "include-vendored", false, "index vendor/, node_modules/ and similar directories")
+	f.BoolVar(&c.includeData, "include-data", false, "index non-source data such as translation catalogs (*.po)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "no warnings or progress on stderr")
 }
@@ -132,7 +134,7 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 // open opens the repository with progress on a terminal.
 func (c *common) open(ctx context.Context, stderr io.Writer) (*hone.Repo, error) {
 	opts := hone.Options{CacheDir: c.cacheDir, NoCache: c.noCache, MaxFileSize: c.maxFileSize,
-		IncludeVendored: c.includeVendored, Logger: c.logger(stderr)}
+		IncludeVendored: c.includeVendored, IncludeData: c.includeData, Logger: c.logger(stderr)}
 	var bar *progress
 	if !c.quiet && isTerminal(stderr) {
 		bar = newProgress(ctx, stderr)
