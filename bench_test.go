@@ -1,0 +1,111 @@
+package hone_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+)
+
+// The speed targets are checked by these benchmarks, not by timed tests:
+//
+//	go test -run '^$' -bench . -benchtime 3x .
+//
+// They run on HONE_BENCH_ROOT when it names a repository (a django checkout,
+// say), else on a generated Python repository of django's size: 2,800
+// modules, about 11 MB, in packages of 20 modules that import each other.
+
+const benchTask = "QuerySet.filter() ignores Q objects combined with exclude(); the SQL compiler drops the negation"
+
+func benchRoot(b *testing.B) string {
+	if root := os.Getenv("HONE_BENCH_ROOT"); root != "" {
+		return root
+	}
+	root := filepath.Join(b.TempDir(), "repo")
+	rng := rand.New(rand.NewSource(1))
+	words := strings.Fields("query set filter exclude compiler negation model field lookup expression " +
+		"join table column alias where clause order group having annotate aggregate manager related " +
+		"cache connection cursor execute fetch result iterator chunk batch prefetch select update delete")
+	for p := 0; p < 140; p++ {
+		for m := 0; m < 20; m++ {
+			var src strings.Builder
+			fmt.Fprintf(&src, "\"\"\"Module %d of package %d.\"\"\"\nfrom pkg%d import mod%d\n\n", m, p, (p+1)%140, (m+1)%20)
+			for c := 0; c < 6; c++ {
+				w1, w2 := words[rng.Intn(len(words))], words[rng.Intn(len(words))]
+				fmt.Fprintf(&src, "class %s%sHandler%d:\n    \"\"\"Handles the %s of the %s.\"\"\"\n\n", upper(w1), upper(w2), c, w1, w2)
+				for f := 0; f < 5; f++ {
+					w3 := words[rng.Intn(len(words))]
+					fmt.Fprintf(&src, "    def %s_%s_%d(self, %s, %s=None):\n        # %s the %s before the %s\n        result = mod%d.%s_%s(%s)\n        return result\n\n",
+						w1, w3, f, w2, w3, w3, w1, w2, (m+1)%20, w3, w1, w2)
+				}
+			}
+			path := filepath.Join(root, fmt.Sprintf("pkg%d", p), fmt.Sprintf("mod%d.py", m))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("pkg%d", p), "__init__.py"), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
+}
+
+// BenchmarkOpenCold indexes the repository from nothing (target: < 5 s on
+// django's size, 2 cores).
+func BenchmarkOpenCold(b *testing.B) {
+	root := benchRoot(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cache := b.TempDir()
+		if _, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWarmRun is what a second `hone TASK` costs: open from the cache
+// (walk, stat, load) and retrieve with every cycle (target: < 200 ms of
+// process time on django's size).
+func BenchmarkWarmRun(b *testing.B) {
+	root := benchRoot(b)
+	cache := b.TempDir()
+	if _, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		repo, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := repo.Retrieve(context.Background(), benchTask, hone.RetrieveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRetrieve is the loop alone on an open repository.
+func BenchmarkRetrieve(b *testing.B) {
+	root := benchRoot(b)
+	repo, err := hone.Open(context.Background(), root, hone.Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := repo.Retrieve(context.Background(), benchTask, hone.RetrieveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func upper(w string) string { return strings.ToUpper(w[:1]) + w[1:] }
