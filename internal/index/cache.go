@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -416,9 +415,12 @@ func (d *decoder) str() string {
 }
 
 // load reads the cache at p for root. A missing file yields an error
-// satisfying errors.Is(err, fs.ErrNotExist). The decoded part is read into a
-// buffer of its own, dropped after decoding; the viewed part into the buffer
-// the index keeps.
+// satisfying errors.Is(err, fs.ErrNotExist). The file is mapped read-only
+// (see mapFile), not copied: the index's arrays, strings and lazy tags point
+// into the mapping, which is never unmapped once an index was decoded from
+// it. The whole file is still checked against its CRC before use; reading
+// mapped pages of the page cache costs a fraction of copying them into
+// freshly faulted heap pages.
 func load(p, root string) (*Index, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -429,23 +431,31 @@ func load(p, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr := make([]byte, headerSize)
-	if _, err := io.ReadFull(f, hdr); err != nil {
+	size := fi.Size()
+	if size < headerSize || size > math.MaxInt {
 		return nil, errCorrupt
 	}
-	lenDec, lenView, err := checkHeader(hdr, fi.Size())
+	buf, done, err := mapFile(f, fi, int(size))
 	if err != nil {
 		return nil, err
 	}
-	dec := make([]byte, lenDec)
-	view := make([]byte, lenView)
-	if _, err := f.ReadAt(dec, headerSize); err != nil {
-		return nil, fmt.Errorf("index: read cache: %w", err)
+	lenDec, _, err := checkHeader(buf[:headerSize], size)
+	if err != nil {
+		done(false)
+		return nil, err
 	}
-	if _, err := f.ReadAt(view, headerSize+int64(lenDec)); err != nil {
-		return nil, fmt.Errorf("index: read cache: %w", err)
+	ix, err := decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, true)
+	done(err == nil)
+	return ix, err
+}
+
+// readFile reads the size bytes of f into the heap.
+func readFile(f *os.File, size int) ([]byte, func(bool), error) {
+	b := make([]byte, size)
+	if _, err := f.ReadAt(b, 0); err != nil {
+		return nil, nil, fmt.Errorf("index: read cache: %w", err)
 	}
-	return decodeParts(hdr, dec, view, root, true)
+	return b, func(bool) {}, nil
 }
 
 // checkHeader checks the magic, version and lengths of a header for a file
