@@ -446,7 +446,46 @@ func load(p, root string) (*Index, error) {
 	}
 	ix, err := decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, true)
 	done(err == nil)
+	if s := exeStamp(); err == nil && s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s {
+		restamp(p, buf, fi, s) // best effort: a later run checks the fingerprint again
+	}
 	return ix, err
+}
+
+// restamp replaces the cache at p, whose bytes are buf (the version fi),
+// with a copy carrying stamp: a cache written by another executable (an
+// older build of hone) is accepted by running the extractor on probes, tens
+// of milliseconds that every later warm run would pay again. It does
+// nothing if p changed meanwhile, and replaces p by rename, never in place
+// (others may have it mapped).
+func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) error {
+	unlock, err := lockFile(p + ".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if cur, err := os.Stat(p); err != nil || !os.SameFile(cur, fi) || cur.Size() != fi.Size() || !cur.ModTime().Equal(fi.ModTime()) {
+		return err
+	}
+	hdr := slices.Clone(buf[:headerSize])
+	binary.LittleEndian.PutUint64(hdr[24:], stamp)
+	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	_, werr := tmp.Write(hdr)
+	if werr == nil {
+		_, werr = tmp.Write(buf[headerSize:])
+	}
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("index: write cache: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
 }
 
 // readFile reads the size bytes of f into the heap.

@@ -171,3 +171,34 @@ func TestLazyTagsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheRestamp checks that a warm Open of a cache written by another
+// executable stamps it with this one, so that the next Open trusts it
+// without running the extractor, and that the content is unchanged.
+func TestCacheRestamp(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	want, st := openT(t, root, cache)
+	b, err := os.ReadFile(st.CachePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint64(b[24:], exeStamp()+2)
+	if err := os.WriteFile(st.CachePath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, st := openT(t, root, cache)
+	if len(st.Warnings) != 0 || st.Parsed != 0 {
+		t.Fatalf("warm Open of another executable's cache: %+v", st)
+	}
+	sameIndex(t, want, got)
+	b2, err := os.ReadFile(st.CachePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := binary.LittleEndian.Uint64(b2[24:]); s != exeStamp() {
+		t.Errorf("stamp after a warm Open = %x, want %x", s, exeStamp())
+	}
+	if !slices.Equal(b[headerSize:], b2[headerSize:]) || !slices.Equal(b[:24], b2[:24]) {
+		t.Error("restamping changed more than the stamp")
+	}
+}
