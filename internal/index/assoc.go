@@ -41,8 +41,9 @@ func (ix *Index) informativeTerms() []bool { return ix.informative }
 // least assocMinLen long, not dotted (their parts are terms of their own).
 // It runs when the index is built; the marks are stored with it.
 func (ix *Index) markInformative() {
-	ix.informative = make([]bool, len(ix.terms))
-	for t, s := range ix.terms {
+	ix.informative = make([]bool, ix.terms.len())
+	for t := range ix.informative {
+		s := ix.terms.at(t)
 		ix.informative[t] = len(s) >= assocMinLen && !strings.Contains(s, ".") && !tokenize.IsStopWord(s)
 	}
 }
@@ -81,8 +82,8 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 	maxDF := max(int32(assocMaxDFRatio*float64(n)), assocSmallRepoDF)
 
 	counts, _ := countPool.Get().([]int32)
-	if len(counts) != len(ix.terms) {
-		counts = make([]int32, len(ix.terms))
+	if len(counts) != ix.terms.len() {
+		counts = make([]int32, ix.terms.len())
 	}
 	var touched []int32
 	docs := ix.postDoc[ix.postOff[t]:ix.postOff[t+1]]
@@ -123,7 +124,7 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 		if npmi <= 0 {
 			continue
 		}
-		out = append(out, Assoc{Term: ix.terms[u], Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
+		out = append(out, Assoc{Term: ix.terms.at(int(u)), Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
 	}
 	countPool.Put(counts)
 	slices.SortFunc(out, func(a, b Assoc) int {
@@ -161,7 +162,7 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 		t := ix.fwdTerm[i]
 		full := ix.full(t, int32(id), ix.fwdTF[i])
 		tf := int(full[FieldSymbols]) + int(full[FieldContent])
-		if tf == 0 || !info[t] || len(ix.terms[t]) < distinctiveMinLen {
+		if tf == 0 || !info[t] || len(ix.terms.at(int(t))) < distinctiveMinLen {
 			continue
 		}
 		df := int(ix.postOff[t+1] - ix.postOff[t])
@@ -181,7 +182,7 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 	}
 	out := make([]string, len(all))
 	for i, x := range all {
-		out[i] = ix.terms[x.t]
+		out[i] = ix.terms.at(int(x.t))
 	}
 	return out
 }

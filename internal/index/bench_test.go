@@ -110,7 +110,7 @@ func TestMeasure(t *testing.T) {
 		refs += len(ix.File(ID(i)).Refs)
 	}
 	t.Logf("cold Open: %v (files %d, skipped %d, terms %d, pairs %d, defs %d, refs %d, source %.1f MB)",
-		cold, st.Files, len(st.Skipped), len(ix.terms), len(ix.fwdTerm), defs, refs, float64(srcBytes)/1e6)
+		cold, st.Files, len(st.Skipped), ix.terms.len(), len(ix.fwdTerm), defs, refs, float64(srcBytes)/1e6)
 	fi, _ := os.Stat(st.CachePath)
 	t.Logf("cache file: %.1f MB", float64(fi.Size())/1e6)
 	ix = nil

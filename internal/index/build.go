@@ -272,7 +272,7 @@ func (b *builder) addReused(old *Index, id ID, remap []int32) {
 	for i, t := range old.fwdTerm[lo:hi] {
 		r.tfs[i] = old.full(t, int32(id), old.fwdTF[lo+int32(i)])
 		if remap[t] < 0 {
-			remap[t] = b.term(old.terms[t])
+			remap[t] = b.term(old.terms.at(int(t)))
 		}
 		r.terms[i] = remap[t]
 	}
@@ -295,7 +295,7 @@ func (b *builder) finish(root string) *Index {
 	}
 	// One blob for all terms: no header per allocation, and no reference to
 	// an old index's buffers.
-	terms := newStrTable(sorted).strings()
+	terms := newStrTable(sorted)
 
 	ix := &Index{root: root, terms: terms, contentSkips: b.skips}
 	ix.files = make([]File, len(b.recs))
@@ -323,7 +323,7 @@ func (b *builder) finish(root string) *Index {
 		sort.Sort(byTerm{ix.fwdTerm[start:], ix.fwdTF[start:]})
 		ix.fwdOff[d+1] = int32(len(ix.fwdTerm))
 	}
-	ix.buildPostings(len(ix.terms))
+	ix.buildPostings(ix.terms.len())
 	ix.deriveFiles()
 	ix.buildModules()
 	ix.resolveGraph()

@@ -313,7 +313,7 @@ func (ix *Index) encode() []byte {
 
 	var sec sections
 	sec.table(newStrTable(strs))
-	sec.table(newStrTable(ix.terms))
+	sec.table(ix.terms)
 	sec.int32s(ix.fwdOff)
 	sec.int32s(ix.fwdTerm)
 	sec.tfs(ix.fwdTF)
@@ -698,7 +698,7 @@ func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
 			return strs, errCorrupt
 		}
 	}
-	ix.terms = terms.strings()
+	ix.terms = terms
 	return strs, nil
 }
 
@@ -809,7 +809,7 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 	nOver := d.count(rest)
 	ix.overflow = make(map[uint64]tfFull, nOver)
 	for i := 0; i < nOver && d.err == nil; i++ {
-		t, doc := d.count(len(ix.terms)-1), d.count(n-1)
+		t, doc := d.count(ix.terms.len()-1), d.count(n-1)
 		var tf tfFull
 		for f := range tf {
 			tf[f] = uint16(d.count(math.MaxUint16))

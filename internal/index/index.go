@@ -184,7 +184,7 @@ type Index struct {
 	byPath map[string]ID
 
 	// terms is the sorted term table; a term's id is its position.
-	terms []string
+	terms strTable
 
 	// Forward index: file d's entries are fwdTerm/fwdTF[fwdOff[d]:fwdOff[d+1]],
 	// sorted by term id.
@@ -256,15 +256,11 @@ func (ix *Index) Lookup(path string) (ID, bool) {
 }
 
 // NumTerms returns the number of distinct terms.
-func (ix *Index) NumTerms() int { return len(ix.terms) }
+func (ix *Index) NumTerms() int { return ix.terms.len() }
 
 // termID returns the id of term, or -1.
 func (ix *Index) termID(term string) int32 {
-	i := sort.SearchStrings(ix.terms, term)
-	if i < len(ix.terms) && ix.terms[i] == term {
-		return int32(i)
-	}
-	return -1
+	return int32(ix.terms.find(term))
 }
 
 // DocFreq returns the number of files that contain term in any field.

@@ -117,7 +117,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	b.skips = keptSkips
 	var remap []int32
 	if old != nil {
-		remap = make([]int32, len(old.terms))
+		remap = make([]int32, old.terms.len())
 		for i := range remap {
 			remap[i] = -1
 		}

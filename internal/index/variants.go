@@ -20,8 +20,9 @@ func (ix *Index) Variants(term string) []string {
 		return nil
 	}
 	var out []string
-	for i := sort.SearchStrings(ix.terms, stem); i < len(ix.terms) && strings.HasPrefix(ix.terms[i], stem); i++ {
-		t := ix.terms[i]
+	n := ix.terms.len()
+	for i := sort.Search(n, func(i int) bool { return ix.terms.at(i) >= stem }); i < n && strings.HasPrefix(ix.terms.at(i), stem); i++ {
+		t := ix.terms.at(i)
 		if t != term && tokenize.Stem(t) == stem {
 			out = append(out, t)
 		}
