@@ -202,3 +202,24 @@ func TestCacheRestamp(t *testing.T) {
 		t.Error("restamping changed more than the stamp")
 	}
 }
+
+// TestPathKeepsTagsLazy checks that Path names every file of a loaded index
+// without decoding its tags, and is "" out of range.
+func TestPathKeepsTagsLazy(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	cold, _ := openT(t, root, cache)
+	warm, _ := openT(t, root, cache)
+	for i := range warm.Len() {
+		if got, want := warm.Path(ID(i)), cold.File(ID(i)).Path; got != want {
+			t.Errorf("Path(%d) = %q, want %q", i, got, want)
+		}
+		if f := &warm.files[i]; f.Defs != nil || f.Refs != nil {
+			t.Fatalf("Path(%d) decoded the tags of %s", i, f.Path)
+		}
+	}
+	for _, id := range []ID{-1, ID(warm.Len())} {
+		if got := warm.Path(id); got != "" {
+			t.Errorf("Path(%d) = %q, want \"\"", id, got)
+		}
+	}
+}

@@ -249,6 +249,16 @@ func (ix *Index) File(id ID) *File {
 	return &ix.files[id]
 }
 
+// Path returns file id's repository path, or "" when id is out of range.
+// Unlike File it never decodes a loaded index's tags: a filter that looks
+// only at paths should use it.
+func (ix *Index) Path(id ID) string {
+	if id < 0 || int(id) >= len(ix.files) {
+		return ""
+	}
+	return ix.files[id].Path
+}
+
 // Lookup returns the id of a repository path.
 func (ix *Index) Lookup(path string) (ID, bool) {
 	id, ok := ix.byPath[path]
