@@ -5,8 +5,6 @@ package walk
 import (
 	"encoding/binary"
 	"io/fs"
-	"os"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,32 +16,18 @@ import (
 // stat'ed to tell a directory from a file.
 type dir struct {
 	fd int
-	// filled says a short getdents64 read means the end of the directory,
-	// which saves the second call per directory that would return nothing.
-	filled bool
 }
 
-// openRoot opens the root directory, following symlinks; real is its path
-// with symlinks resolved.
-func openRoot(abs, real string) (*dir, error) {
-	d, err := openAt(unix.AT_FDCWD, abs, 0)
-	if err != nil {
-		return nil, err
-	}
-	d.filled = fillsListings(d.fd, real)
-	return d, nil
+// openRoot opens the root directory, following symlinks.
+func openRoot(abs string) (*dir, error) {
+	return openAt(unix.AT_FDCWD, abs, 0)
 }
 
 // open opens the subdirectory name of d without following a symlink (a
 // directory replaced by a link while walking is not entered). abs is its
 // full path, unused here.
 func (d *dir) open(name, _ string) (*dir, error) {
-	sub, err := openAt(d.fd, name, unix.O_NOFOLLOW)
-	if err != nil {
-		return nil, err
-	}
-	sub.filled = d.filled
-	return sub, nil
+	return openAt(d.fd, name, unix.O_NOFOLLOW)
 }
 
 func openAt(at int, path string, flags int) (*dir, error) {
@@ -58,48 +42,6 @@ func openAt(at int, path string, flags int) (*dir, error) {
 		return &dir{fd: fd}, nil
 	}
 }
-
-// fillingFS are local file systems whose getdents64 fills the caller's
-// buffer until it is full or the directory ends (they loop over the whole
-// directory in one call). Network and FUSE file systems may return one page
-// at a time and are not listed.
-var fillingFS = map[int64]bool{
-	unix.EXT4_SUPER_MAGIC:      true, // also ext2 and ext3
-	unix.XFS_SUPER_MAGIC:       true,
-	unix.BTRFS_SUPER_MAGIC:     true,
-	unix.TMPFS_MAGIC:           true,
-	unix.OVERLAYFS_SUPER_MAGIC: true,
-}
-
-// fillsListings reports whether every directory under root lists whole in
-// one getdents64 call when the buffer has room: the root's file system is a
-// filling one and nothing is mounted below the root.
-func fillsListings(fd int, root string) bool {
-	var sfs unix.Statfs_t
-	if unix.Fstatfs(fd, &sfs) != nil || !fillingFS[int64(sfs.Type)] {
-		return false
-	}
-	if strings.ContainsAny(root, " \t\n\\") { // escaped in mountinfo
-		return false
-	}
-	info, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return false
-	}
-	prefix := strings.TrimSuffix(root, "/") + "/"
-	for line := range strings.Lines(string(info)) {
-		// Fields: mount ID, parent ID, major:minor, root, mount point, ...
-		f := strings.Fields(line)
-		if len(f) < 5 || strings.HasPrefix(f[4], prefix) {
-			return false
-		}
-	}
-	return true
-}
-
-// direntMax is the largest entry getdents64 writes: the 19-byte header, a
-// 255-byte name and its NUL, rounded up to 8 bytes.
-const direntMax = 280
 
 func (d *dir) close() { unix.Close(d.fd) }
 
@@ -132,8 +74,6 @@ func (d *dir) list(buf []byte) ([]dirent, error) {
 		if n <= 0 {
 			break
 		}
-		// Room left for another entry: the file system stopped at the end.
-		last := d.filled && n <= len(buf)-direntMax
 		for b := buf[:n]; len(b) >= direntName; {
 			reclen := int(binary.NativeEndian.Uint16(b[direntReclen:]))
 			if reclen < direntName || reclen > len(b) {
@@ -158,9 +98,6 @@ func (d *dir) list(buf []byte) ([]dirent, error) {
 			if typ == unix.DT_UNKNOWN {
 				ents[len(ents)-1].typ = fs.ModeIrregular | modeUnknown
 			}
-		}
-		if last {
-			break
 		}
 	}
 	all := string(names)

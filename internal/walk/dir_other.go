@@ -10,7 +10,7 @@ type dir struct {
 	abs string
 }
 
-func openRoot(abs, _ string) (*dir, error) { return &dir{abs: abs}, nil }
+func openRoot(abs string) (*dir, error) { return &dir{abs: abs}, nil }
 
 func (d *dir) open(_, abs string) (*dir, error) { return &dir{abs: abs}, nil }
 

@@ -282,7 +282,7 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error, s
 	if skip == nil {
 		skip = func(Skip) {}
 	}
-	d, err := openRoot(abs, real)
+	d, err := openRoot(abs)
 	if err != nil {
 		return fmt.Errorf("walk: root: %w", err)
 	}
