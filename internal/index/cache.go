@@ -23,7 +23,8 @@ import (
 // root>.bin. It is little-endian and made to be loaded without rebuilding:
 // the arrays a search reads (forward index, postings, term table, name
 // tables) are stored fixed-width, 8-byte aligned, and a warm Open views them
-// in the read buffer instead of decoding them.
+// in a read-only mapping of the file instead of decoding them (see load and
+// mapFile: the mapping is kept for the life of the process).
 //
 //	header (48 bytes):
 //	  magic      [8]byte  "HONEIDX\n"
@@ -33,8 +34,8 @@ import (
 //	  exe        uint64   stamp of the executable that wrote the file (see exeStamp)
 //	  lenDecoded uint64   byte length of the decoded part
 //	  lenViewed  uint64   byte length of the viewed part
-//	decoded part (read into a buffer of its own; only the tags stay, decoded
-//	per file on first use, see lazyTags):
+//	decoded part (only the tags stay in use, decoded per file on first use,
+//	see lazyTags):
 //	  lenMeta uint64, then the meta section (uvarints unless noted; strings
 //	  are uvarint length + bytes):
 //	    root string, extractor (8 bytes, the header's value again)

@@ -53,7 +53,7 @@
 //
 // Open keeps one cache file per repository (cache.go describes the format):
 // the arrays are stored as they lie in memory and a warm Open views them in
-// the read buffer rather than decoding them. A warm Open re-stats the tree,
+// a read-only memory mapping of the file rather than decoding them. A warm Open re-stats the tree,
 // re-reads only files whose size, mtime or inode changed, and drops deleted
 // ones; a cache that is corrupt, truncated, of another version or of another
 // root is rebuilt with a warning.
