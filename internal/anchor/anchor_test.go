@@ -1,10 +1,7 @@
 package anchor
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -13,6 +10,7 @@ import (
 
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 // fixture: a Python package under src/, two util.py files that both define
@@ -36,21 +34,7 @@ func init() {
 
 func openFixture(t testing.TB) *index.Index {
 	t.Helper()
-	root := t.TempDir()
-	for p, text := range fixture {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, _, err := index.Open(context.Background(), root, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatalf("index.Open(%s) = %v", root, err)
-	}
-	return ix
+	return testrepo.Index(t, fixture)
 }
 
 // view is an Anchor with its file's path instead of its id.

@@ -1,15 +1,13 @@
 package local
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hone-dev/hone/internal/anchor"
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 // fixture: auth tokens with their API, a throttle, a test, a helper defined
@@ -69,21 +67,7 @@ func init() {
 
 func openFixture(t testing.TB) *index.Index {
 	t.Helper()
-	root := t.TempDir()
-	for p, text := range fixture {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, _, err := index.Open(context.Background(), root, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatalf("index.Open(%s) = %v", root, err)
-	}
-	return ix
+	return testrepo.Index(t, fixture)
 }
 
 // newEval parses text and returns an evaluator for it.

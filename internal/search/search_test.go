@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/testrepo"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -83,21 +82,7 @@ func init() {
 
 func openFixture(t testing.TB) *index.Index {
 	t.Helper()
-	root := t.TempDir()
-	for p, text := range fixture {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, _, err := index.Open(context.Background(), root, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatalf("index.Open(%s) = %v", root, err)
-	}
-	return ix
+	return testrepo.Index(t, fixture)
 }
 
 func kw(terms ...string) []loop.Keyword {

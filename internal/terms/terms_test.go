@@ -1,18 +1,15 @@
 package terms
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 func fixture(t *testing.T) *index.Index {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"auth/tokens.py":   "def token_expired(token):\n    # the token expired or expires soon\n    return token.expires < now()\n",
 		"auth/session.py":  "class Session:\n    def refresh(self, token):\n        return token\n",
@@ -21,20 +18,7 @@ func fixture(t *testing.T) *index.Index {
 		"common/clock.py":  "def now():\n    return 0\n",
 		"common/config.py": "TIMEOUT = 3\n",
 	}
-	for p, src := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ix, _, err := index.Open(context.Background(), dir, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ix
+	return testrepo.Index(t, files)
 }
 
 func TestKeyPrefersRareHeavyWords(t *testing.T) {
