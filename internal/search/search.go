@@ -151,13 +151,13 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 			terms = append(terms, index.Term{Text: k.Term, Weight: k.Weight})
 		}
 	}
-	keep := func(id index.ID) bool { return allowed(s.ix.File(id).Path) }
+	keep := func(id index.ID) bool { return allowed(s.ix.Path(id)) }
 	hits := s.ix.Search(terms, keep, limit*overfetch)
 
 	byPath := map[string]*loop.Candidate{}
 	var out []*loop.Candidate
 	for _, h := range hits {
-		p := s.ix.File(h.ID).Path
+		p := s.ix.Path(h.ID)
 		score := h.Score * s.opts.Factor(p)
 		if preferred(p) {
 			score *= PreferBoost
@@ -175,7 +175,7 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 	}
 	// Focus files and symbol definers join the candidates whatever their score.
 	via := func(id index.ID, why string) {
-		p := s.ix.File(id).Path
+		p := s.ix.Path(id)
 		if excluded(p) {
 			return
 		}
