@@ -2,29 +2,34 @@
 // named, documented signals drawn from the index, with no model and no
 // network.
 //
-// A file's relevance is the sum of its signals' contributions, clamped to
-// [0,1], then multiplied by a demotion factor for test and documentation
-// files when the task is not about them:
+// A file's relevance is the sum of its signals' contributions, mapped to
+// [0,1] by squash (unchanged up to SquashKnee, then approaching 1 smoothly,
+// so strong files do not tie), then multiplied by a demotion factor for test
+// and documentation files when the task is not about them:
 //
-//	lexical   WeightBM25 × (the file's BM25F score for the task's own terms /
-//	          the best score any file gets): judged against the task, not
-//	          against the cycle's query, so scores compare across cycles
-//	coverage  WeightCoverage × (share of the task's keyword weight the file has)
+//	lexical   WeightBM25 × (the file's BM25F score for the task's own terms
+//	          and the cycle's association terms / the best score any file
+//	          gets): judged against the task, not the cycle's query, so scores
+//	          compare across cycles
+//	coverage  WeightCoverage × (share of the task's keyword weight the file
+//	          has; a variant, association or synonym counts for its word)
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
-//	          the error), a dotted module path resolves to it (WeightModule), or
-//	          it defines a symbol the task names (WeightDefines); each scaled by
-//	          the anchor's strength (1 / number of files it matches) and capped
+//	          the error), a dotted module path resolves to it (WeightModule),
+//	          it defines a symbol the task names (WeightDefines) or uses one
+//	          (WeightUses); each scaled by the anchor's strength and, for
+//	          symbols, by where the task names them (importance), and capped
 //	          together at AnchorCap
-//	symbol    it defines a symbol named after a task word (WeightSymbolTerm)
-//	path      the file's name is one of the task's words (WeightPathName)
+//	symbol    it defines a specific symbol named after one of the task's key
+//	          words or their synonyms (WeightSymbolTerm)
+//	path      the file's name is a key word or a synonym (WeightPathName)
 //	links     per relevant file it imports or is imported by (WeightImport)
-//	          and per relevant file that uses a name it defines (WeightDefUse),
-//	          scaled by that file's relevance and capped at LinkCap
+//	          and per relevant file that uses a specific name it defines
+//	          (WeightDefUse), scaled by that file's relevance, capped at LinkCap
 //
-// Links come from files at or above LinkFloor, in earlier cycles and in this
-// cycle after a first pass without links, so one cycle already connects the
-// implementation to its helpers.
+// Links come from the LinkSources strongest files at or above LinkFloor, from
+// earlier cycles and from this cycle after a first pass without links, so one
+// cycle already connects the implementation to its helpers.
 //
 // Missing context is what relevant files use but nobody has found yet:
 // "definition of X" for a name the file references that the task mentions (or
@@ -112,10 +117,6 @@ const (
 	// by a factor e.
 	SquashKnee  = 0.85
 	SquashScale = 0.35
-	// KeyTerms is how many of the task's most telling words (weight × idf)
-	// the naming signals consider: in a long issue, every file defines
-	// something named after one of forty words.
-	KeyTerms = 8
 	// MaxSharedDefiners: a name defined in more files than this (save, run,
 	// get) neither links files nor names a concept.
 	MaxSharedDefiners = 3
@@ -149,7 +150,9 @@ type Evaluator struct {
 	taskTerms map[string]float64
 	taskStems map[string]string
 	taskTotal float64
-	// keyTerms are the KeyTerms most telling task words, for the naming signals.
+	// keyTerms are the task's terms.KeyCount most telling words (weight ×
+	// idf): only they count for the naming signals, since in a long issue
+	// every file defines something named after one of forty words.
 	keyTerms map[string]bool
 	// maxWeight is the heaviest task keyword's weight.
 	maxWeight float64
@@ -679,8 +682,6 @@ func (e *Evaluator) sharesTaskTerm(name string) bool {
 	})
 	return found
 }
-
-func clamp(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 
 // squash maps a sum of contributions to [0,1]: unchanged up to SquashKnee,
 // then approaching 1 smoothly, so that files with more evidence than a
