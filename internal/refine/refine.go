@@ -1,10 +1,12 @@
 // Package refine is hone's REFINE step: it builds the first query from the
 // task and each next query from the judgments of the last cycle.
 //
-// The first query holds the task's keywords (identifiers whole and split,
-// words with the variants of their stem that the repository uses), the
-// catch-all pattern, and focus areas for every file the task points at (paths,
-// stack-trace frames, module paths) and every symbol it names.
+// The first query holds the task's keywords (identifiers whole and split;
+// the key words with up to two variants of their stem that the repository
+// uses; for a concept whose words the repository lacks, general programming
+// synonyms from package synonym), the catch-all pattern, and focus areas for
+// every file the task points at (paths, stack-trace frames, module paths)
+// and every symbol it names.
 //
 // After a cycle, the refiner learns from the files judged relevant (at or
 // above the threshold; failing those, the best two at 0.5 or more):
@@ -12,12 +14,14 @@
 //   - their distinctive terms join the keywords at LearnedWeight: the code's
 //     own vocabulary ("throttle" where the task said "rate limit");
 //   - their directories join the patterns, as a preference;
-//   - files scored below ExcludeBelow are excluded from later cycles;
+//   - once some file reached the threshold, files scored below ExcludeBelow
+//     are excluded from later cycles;
 //   - missing context becomes targeted look-ups: "definition of X" a symbol
 //     focus area, "caller of X" a keyword X (callers mention it);
 //   - when the task's words found little (fewer than MinFiles relevant files),
-//     terms the repository associates with the task's strongest words (they
-//     co-occur in the same files) join at AssocWeight, listed in the trace.
+//     terms the repository associates with the task's strongest words (names
+//     defined where the word is most prominent, and terms that co-occur with
+//     it) join at AssocWeight × their score, listed in the trace.
 package refine
 
 import (
