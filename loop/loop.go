@@ -131,7 +131,9 @@ type Evaluation struct {
 
 // Searcher proposes candidates for a query (DISPATCH).
 type Searcher interface {
-	// Search returns at most limit candidates, best first.
+	// Search returns at most limit ranked candidates, best first, followed
+	// by the files that the query's file: and symbol: focus areas name, when
+	// the ranking missed them.
 	Search(ctx context.Context, q Query, limit int) ([]Candidate, error)
 }
 

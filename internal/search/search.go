@@ -99,7 +99,9 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 	for _, f := range q.FocusAreas {
 		switch {
 		case strings.HasPrefix(f, loop.FocusDir):
-			dirs = append(dirs, strings.TrimSuffix(strings.TrimPrefix(f, loop.FocusDir), "/")+"/")
+			// "dir:app/", "dir:app" and "dir:app/**" all name the directory app.
+			d := strings.TrimSuffix(strings.TrimPrefix(f, loop.FocusDir), "**")
+			dirs = append(dirs, strings.TrimSuffix(d, "/")+"/")
 		case strings.HasPrefix(f, loop.FocusFile):
 			files = append(files, strings.TrimPrefix(f, loop.FocusFile))
 		case strings.HasPrefix(f, loop.FocusSymbol):

@@ -187,6 +187,7 @@ func TestSearchPreferBoost(t *testing.T) {
 	}{
 		{"dir focus", []string{CatchAll}, []string{"dir:web/src"}, func(p string) bool { return strings.HasPrefix(p, "web/src/") }},
 		{"dir focus with a slash", []string{CatchAll}, []string{"dir:app/auth/"}, func(p string) bool { return strings.HasPrefix(p, "app/auth/") }},
+		{"dir focus as a glob", []string{CatchAll}, []string{"dir:app/auth/**"}, func(p string) bool { return strings.HasPrefix(p, "app/auth/") }},
 		{"a specific pattern beside the catch-all", []string{CatchAll, "tests/**"}, nil, func(p string) bool { return strings.HasPrefix(p, "tests/") }},
 	}
 	for _, tt := range tests {
