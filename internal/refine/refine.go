@@ -284,6 +284,10 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 		}
 	}
 	if len(dirs) > 0 {
+		if len(q.Patterns) == 0 {
+			// No pattern means every file: keep it so, the directories only prefer.
+			q.Patterns = []string{search.CatchAll}
+		}
 		q.Patterns = append(q.Patterns, dirs...)
 		ref.AddedPatterns = dirs
 		ref.Why = append(ref.Why, "prefer the directories of relevant files")
