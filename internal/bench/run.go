@@ -49,6 +49,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,9 +60,16 @@ import (
 	"github.com/hone-dev/hone"
 )
 
+// ScoredFiles is how many of the best ranked files have their relevance
+// written beside them.
+const ScoredFiles = 20
+
 // Run is one retrieval's outcome for an instance.
 type Run struct {
-	Ranked     []string       `json:"ranked_files"`
+	Ranked []string `json:"ranked_files"`
+	// Scores are the relevance of the first ScoredFiles ranked files, in
+	// the same order, so that a selection rule can be studied offline.
+	Scores     []float64      `json:"scores,omitempty"`
 	Files      []string       `json:"files"`
 	Cycles     int            `json:"cycles"`
 	Stopped    string         `json:"stopped"`
@@ -541,8 +549,11 @@ func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.Retriev
 	}
 	r := &Run{Ranked: []string{}, Files: []string{}, Cycles: len(res.Cycles), Stopped: res.Stopped,
 		RetrieveMs: res.Stats.RetrieveMs, IndexMs: res.Stats.IndexMs, Extra: res.Stats.Extra}
-	for _, e := range res.Ranked {
+	for i, e := range res.Ranked {
 		r.Ranked = append(r.Ranked, e.Path)
+		if i < ScoredFiles {
+			r.Scores = append(r.Scores, math.Round(e.Relevance*1000)/1000)
+		}
 	}
 	for _, e := range res.Files {
 		r.Files = append(r.Files, e.Path)
