@@ -69,7 +69,7 @@ import (
 // fingerprint, checked against the copy in the meta section.
 const (
 	cacheMagic    = "HONEIDX\n"
-	formatVersion = 3
+	formatVersion = 4
 	headerSize    = 48
 )
 

@@ -107,14 +107,26 @@ func refTerms(text string, fn func(term string)) {
 }
 
 // Identifier calls fn for the terms of one identifier: whole, then parts.
+// A dotted or dashed word also gives its compound segments whole.
 func refIdentifier(ident string, fn func(term string)) {
-	whole := strings.ToLower(strings.Trim(ident, "_-."))
+	trimmed := strings.Trim(ident, "_-.")
+	whole := strings.ToLower(trimmed)
 	if refKeep(whole) {
 		fn(whole)
 	}
-	for _, p := range refSplit(ident) {
+	parts := refSplit(ident)
+	for _, p := range parts {
 		if p != whole && refKeep(p) {
 			fn(p)
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	for _, seg := range strings.FieldsFunc(trimmed, func(r rune) bool { return r == '.' || r == '-' }) {
+		seg = strings.Trim(seg, "_")
+		if seg != trimmed && len(refSplit(seg)) > 1 && refKeep(strings.ToLower(seg)) {
+			fn(strings.ToLower(seg))
 		}
 	}
 }

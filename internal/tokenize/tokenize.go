@@ -9,6 +9,7 @@
 //	jwt-utils         -> jwt-utils, jwt, utils
 //	HTTPServerError   -> httpservererror, http, server, error
 //	django.db.models  -> django.db.models, django, db, models
+//	self.max_retries  -> self.max_retries, self, max, retries, max_retries
 //
 // Splitting happens at '_', '-', '.', at lower→Upper boundaries, at the end of an
 // acronym (HTTPServer → HTTP + Server) and between letters and digits only when
@@ -139,6 +140,7 @@ func Identifier(ident string, fn func(term string)) {
 type Scanner struct {
 	buf    []byte
 	sp     splitter
+	seg    splitter
 	stable bool // report strings that outlive fn (one allocation per lower-cased identifier)
 }
 
@@ -186,6 +188,30 @@ func (s *Scanner) Identifier(ident string, fn func(term string)) {
 		if p != whole && keep(p) {
 			fn(p)
 		}
+	}
+	// The compound segments of a dotted or dashed word, whole:
+	// self.max_retries gives max_retries, obj.getName getname.
+	if strings.IndexByte(trimmed, '.') < 0 && strings.IndexByte(trimmed, '-') < 0 {
+		return
+	}
+	for i := 0; i < len(trimmed); {
+		j := i
+		for j < len(trimmed) && trimmed[j] != '.' && trimmed[j] != '-' {
+			j++
+		}
+		a, b := i, j
+		for a < b && trimmed[a] == '_' {
+			a++
+		}
+		for b > a && trimmed[b-1] == '_' {
+			b--
+		}
+		if a < b && s.seg.split(trimmed[a:b]) > 1 {
+			if p := whole[a:b]; keep(p) {
+				fn(p)
+			}
+		}
+		i = j + 1
 	}
 }
 
@@ -332,13 +358,26 @@ func digitsFollowLetters(runes []rune, i int) bool {
 
 // identifierRunes is Identifier for any text, rune by rune.
 func identifierRunes(ident string, fn func(term string)) {
-	whole := strings.ToLower(strings.Trim(ident, "_-."))
+	trimmed := strings.Trim(ident, "_-.")
+	whole := strings.ToLower(trimmed)
 	if keep(whole) {
 		fn(whole)
 	}
-	for _, p := range splitRunes(ident) {
+	parts := splitRunes(ident)
+	for _, p := range parts {
 		if p != whole && keep(p) {
 			fn(p)
+		}
+	}
+	if len(parts) == 0 || !strings.ContainsAny(trimmed, ".-") {
+		return
+	}
+	for _, seg := range strings.FieldsFunc(trimmed, func(r rune) bool { return r == '.' || r == '-' }) {
+		seg = strings.Trim(seg, "_")
+		if len(splitRunes(seg)) > 1 {
+			if p := strings.ToLower(seg); keep(p) {
+				fn(p)
+			}
 		}
 	}
 }

@@ -28,6 +28,10 @@ func TestIdentifier(t *testing.T) {
 		{"__init__", []string{"init"}},
 		{"1234", nil},
 		{"getHTTP2Client", []string{"gethttp2client", "get", "http2", "client"}},
+		// A dotted or dashed word also gives its compound segments whole.
+		{"app.config.autodoc_typehints", []string{"app.config.autodoc_typehints", "app", "config", "autodoc", "typehints", "autodoc_typehints"}},
+		{"self._maxRetries", []string{"self._maxretries", "self", "max", "retries", "maxretries"}},
+		{"über.grün_blau", []string{"über.grün_blau", "über", "grün", "blau", "grün_blau"}},
 	}
 	for _, c := range cases {
 		if got := collect(Identifier, c.in); !cmp.Equal(got, c.want) {
