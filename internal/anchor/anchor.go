@@ -15,10 +15,12 @@ package anchor
 import (
 	"math"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/tokenize"
 )
 
 // Kinds of anchors.
@@ -28,6 +30,11 @@ const (
 	KindModule  = "module"  // a dotted module path names the file
 	KindDefines = "defines" // the file defines a symbol the task names
 	KindUses    = "uses"    // the file uses (calls, imports) a symbol the task names
+	// KindMentions: the file holds, verbatim, a compound identifier the task
+	// names that no file defines: a setting, option or key
+	// (autodoc_typehints_description_target, FILE_UPLOAD_PERMISSIONS) lives
+	// as a string or attribute in the few files that read or register it.
+	KindMentions = "mentions"
 )
 
 // MaxUsers drops use anchors of a symbol that more files use: a task-named
@@ -110,6 +117,12 @@ func Find(ix *index.Index, t *task.Task) Set {
 	}
 	for _, name := range symbols(ix, t) {
 		ids := ix.Defining(name)
+		if len(ids) == 0 {
+			holders := mentioning(ix, name)
+			for _, h := range holders {
+				add(Anchor{ID: h, Kind: KindMentions, Name: name, Strength: 1 / math.Sqrt(float64(len(holders)))})
+			}
+		}
 		if len(ids) == 0 || len(ids) > MaxDefiners {
 			continue
 		}
@@ -128,6 +141,26 @@ func Find(ix *index.Index, t *task.Task) Set {
 		}
 	}
 	return s
+}
+
+// mentioning returns the files that hold name as a whole term, when name is a
+// compound identifier (two parts or more, no dots) held by at most MaxUsers
+// files; otherwise nil.
+func mentioning(ix *index.Index, name string) []index.ID {
+	if strings.Contains(name, ".") || len(tokenize.Split(name)) < 2 {
+		return nil
+	}
+	term := strings.ToLower(name)
+	if df := ix.DocFreq(term); df == 0 || df > MaxUsers {
+		return nil
+	}
+	hits := ix.Search([]index.Term{{Text: term, Weight: 1}}, nil, MaxUsers)
+	out := make([]index.ID, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }
 
 // symbols lists the task's symbol mentions: identifiers, the last one or two
