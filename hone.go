@@ -335,6 +335,8 @@ func (bm25Only) Evaluate(_ context.Context, in loop.EvalInput) ([]loop.Evaluatio
 
 // LocalEvaluator returns hone's local evaluator for task, for an evaluator
 // that builds on it (an LLM evaluator judges the local ranking's top files).
+// It remembers the task's strongest file from its first evaluation (the
+// competition yardstick): use a new one for each retrieval.
 func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator, error) {
 	ix, _ := r.index()
 	opts.Evaluator = nil

@@ -4,8 +4,9 @@
 //
 // A file's relevance is the sum of its signals' contributions, mapped to
 // [0,1] by squash (unchanged up to SquashKnee, then approaching 1 smoothly,
-// so strong files do not tie), then multiplied by a demotion factor for test
-// and documentation files when the task is not about them:
+// so strong files do not tie), multiplied by a demotion factor for test
+// and documentation files when the task is not about them, less a
+// competition penalty for falling short of the task's strongest file:
 //
 //	lexical   WeightBM25 × (the file's BM25F score for the task's own terms
 //	          and the cycle's association terms / the best score any file
@@ -17,19 +18,32 @@
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
 //	          the error), a dotted module path resolves to it (WeightModule),
 //	          it defines a symbol the task names (WeightDefines) or uses one
-//	          (WeightUses); each scaled by the anchor's strength and, for
-//	          symbols, by where the task names them (importance), and capped
-//	          together at AnchorCap
+//	          (WeightUses), it holds a compound name the task gives that
+//	          nothing defines, a setting or option (WeightMentions); each
+//	          scaled by the anchor's strength and, for symbols, by where the
+//	          task names them (importance), and capped together at AnchorCap
 //	symbol    it defines a specific symbol named after one of the task's key
 //	          words or their synonyms (WeightSymbolTerm)
 //	path      the file's name is a key word or a synonym (WeightPathName)
 //	links     per relevant file it imports or is imported by (WeightImport)
 //	          and per relevant file that uses a specific name it defines
-//	          (WeightDefUse), scaled by that file's relevance, capped at LinkCap
+//	          (WeightDefUse), scaled by that file's relevance and, for a file
+//	          or name with more than HubUsers users, by sqrt(HubUsers/users);
+//	          capped at LinkCap
+//	compete   minus Competition × how far the file's evidence (its sum,
+//	          unsquashed relevance) falls short of the strongest evidence of
+//	          the first cycle, for a file above CompetitionFloor, which it
+//	          keeps FloorSlope of its relevance above
 //
 // Links come from the LinkSources strongest files at or above LinkFloor, from
 // earlier cycles and from this cycle after a first pass without links, so one
 // cycle already connects the implementation to its helpers.
+//
+// Competition makes relevance a judgment of the file among its rivals, as a
+// reader would give it: a file well short of the best candidate is related
+// (medium), not the target. The yardstick is fixed after the first cycle, so
+// the penalty never reorders files; it shortens the selection (the files at
+// or above the threshold) to those close to the best.
 //
 // Missing context is what relevant files use but nobody has found yet:
 // "definition of X" for a name the file references that the task mentions (or
@@ -89,6 +103,10 @@ const (
 	// WeightUses: the file uses a symbol the task names (scaled by
 	// 1/sqrt(number of users)): the caller is often where the bug shows.
 	WeightUses = 0.15
+	// WeightMentions: the file holds, verbatim, a compound identifier the
+	// task names that no file defines (a setting or option name), scaled by
+	// 1/sqrt(number of such files).
+	WeightMentions = 0.20
 	// AnchorCap bounds all anchors together: several weak mentions of one file
 	// should not outweigh one definite one by much.
 	AnchorCap = 0.60
@@ -109,6 +127,9 @@ const (
 	MinImportance = 0.3
 	// LinkSources is how many of the strongest files lend links.
 	LinkSources = 4
+	// HubUsers: a link through a name or file with more users than this
+	// counts for less (see hub).
+	HubUsers = 10
 	// LinkCap bounds all links together: a hub imported by everything is not
 	// the target for that.
 	LinkCap = 0.35
@@ -117,6 +138,22 @@ const (
 	// by a factor e.
 	SquashKnee  = 0.85
 	SquashScale = 0.35
+	// Competition: a file loses this much relevance per unit of evidence
+	// it falls short of the strongest file of the task's first cycle, but
+	// not below CompetitionFloor (nor below its own relevance if that is
+	// lower): a clearly stronger candidate makes a file related (medium),
+	// not irrelevant. Relevance is how likely the file is what the task
+	// needs, and a clearly stronger candidate makes that less likely: on the
+	// development set a file other than the strongest was a fixed file at
+	// most one time in five, even within 0.025 of it. The penalty keeps the
+	// order of files; it shortens the selection to the files whose evidence
+	// is close to the best.
+	Competition      = 1.0
+	CompetitionFloor = 0.5
+	// FloorSlope: how much of its plain relevance above CompetitionFloor a
+	// penalised file keeps at least, so that files held near the floor keep
+	// their order.
+	FloorSlope = 0.25
 	// MaxSharedDefiners: a name defined in more files than this (save, run,
 	// get) neither links files nor names a concept.
 	MaxSharedDefiners = 3
@@ -136,9 +173,13 @@ type Options struct {
 	Demote search.Options
 	// NoLinks turns the link signals off (for ablation).
 	NoLinks bool
+	// NoCompetition turns the competition penalty off: each file's
+	// relevance is its own evidence alone.
+	NoCompetition bool
 }
 
-// Evaluator judges candidates of one task. Build one per retrieval with New;
+// Evaluator judges candidates of one task. Build one per retrieval with New
+// (it remembers the first cycle's strongest evidence);
 // it is safe for concurrent use once built.
 type Evaluator struct {
 	ix      *index.Index
@@ -166,6 +207,13 @@ type Evaluator struct {
 
 	mu       sync.Mutex
 	bestWith map[string]float64 // best score of query plus association terms, by their key
+	// lead is the strongest evidence of the first cycle judged, and leader
+	// that file; plain is each judged file's relevance before the
+	// competition penalty (what it lends links with).
+	lead   float64
+	leader string
+	led    bool
+	plain  map[string]float64
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -201,6 +249,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	}
 	e.best = e.bestScore(e.query)
 	e.bestWith = map[string]float64{}
+	e.plain = map[string]float64{}
 	return e
 }
 
@@ -289,7 +338,13 @@ type judged struct {
 	base    float64   // before links and demotion
 	signals []contribution
 	factor  float64
-	score   float64
+	// plain is the relevance the file's signals give alone, evidence the
+	// same unsquashed (the sum of the signals, for an undemoted file); score
+	// the relevance after competition.
+	plain    float64
+	evidence float64
+	penalty  float64
+	score    float64
 }
 
 // Evaluate implements loop.Evaluator.
@@ -327,13 +382,19 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		rel float64
 	}
 	var srcs []src
+	e.mu.Lock()
 	for p, ev := range in.Judged {
-		if ev.Relevance >= LinkFloor {
+		rel := ev.Relevance
+		if plain, ok := e.plain[p]; ok {
+			rel = plain // lend links by evidence, not by rank
+		}
+		if rel >= LinkFloor {
 			if id, ok := e.ix.Lookup(p); ok {
-				srcs = append(srcs, src{id, ev.Relevance})
+				srcs = append(srcs, src{id, rel})
 			}
 		}
 	}
+	e.mu.Unlock()
 	for _, j := range js {
 		if s := squash(j.base) * j.factor; s >= LinkFloor {
 			srcs = append(srcs, src{j.id, s})
@@ -367,7 +428,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	for _, c := range in.Candidates {
 		known[c.Path] = true
 	}
-	out := make([]loop.Evaluation, 0, len(js))
 	for _, j := range js {
 		if !e.opts.NoLinks {
 			e.linkSignals(j, relevant, uses)
@@ -376,7 +436,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		for _, s := range j.signals {
 			total += s.value
 		}
-		j.score = round3(squash(total) * j.factor)
+		j.plain = round3(squash(total) * j.factor)
+		j.evidence = unsquash(j.plain)
+	}
+	e.compete(js)
+	out := make([]loop.Evaluation, 0, len(js))
+	for _, j := range js {
 		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}
 		if j.score >= gapFloor {
 			ev.MissingContext, ev.Critical = e.gaps(j.id, known)
@@ -391,6 +456,42 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
 	return out, nil
+}
+
+// compete sets each file's score: its plain relevance less the competition
+// penalty, Competition × how far its evidence falls short of the lead, but
+// not below CompetitionFloor + FloorSlope × (plain - CompetitionFloor); a
+// file at or below the floor keeps its plain relevance. The lead is the strongest evidence of the first
+// cycle, and stays: measured against one yardstick, relevance keeps the
+// order of evidence across cycles, so competition shortens the selection
+// without changing the ranking.
+func (e *Evaluator) compete(js []*judged) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, j := range js {
+		e.plain[j.cand.Path] = j.plain
+		if !e.led && j.evidence > e.lead {
+			e.lead, e.leader = j.evidence, j.cand.Path
+		}
+	}
+	e.led = e.led || len(js) > 0
+	if e.opts.NoCompetition {
+		for _, j := range js {
+			j.score = j.plain
+		}
+		return
+	}
+	for _, j := range js {
+		j.score = j.plain
+		if j.plain > CompetitionFloor {
+			// Above the floor, never below a compressed copy of the plain
+			// relevance: strictly increasing in it, so no ties and no
+			// reordering.
+			soft := CompetitionFloor + FloorSlope*(j.plain-CompetitionFloor)
+			j.score = round3(math.Max(soft, j.plain-Competition*math.Max(0, e.lead-j.evidence)))
+		}
+		j.penalty = round3(j.plain - j.score)
+	}
 }
 
 // baseSignals adds the signals that need no other file. stands maps the
@@ -458,6 +559,8 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 			w, label = WeightDefines*e.importance(a.Name), "defines "+a.Name
 		case anchor.KindUses:
 			w, label = WeightUses*e.importance(a.Name), "uses "+a.Name
+		case anchor.KindMentions:
+			w, label = WeightMentions*e.importance(a.Name), "mentions "+a.Name
 		}
 		anchorLabels = append(anchorLabels, contribution{label, w * a.Strength})
 	}
@@ -574,10 +677,11 @@ func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses m
 			links = append(links, contribution{"imports " + path.Base(e.ix.File(peer).Path), WeightImport * r})
 		}
 	}
-	for _, peer := range e.ix.ImportedBy(j.id) {
+	importers := e.ix.ImportedBy(j.id)
+	for _, peer := range importers {
 		if r := relevant[peer]; r > 0 && peer != j.id && !seen[peer] {
 			seen[peer] = true
-			links = append(links, contribution{"imported by " + path.Base(e.ix.File(peer).Path), WeightImport * r})
+			links = append(links, contribution{"imported by " + path.Base(e.ix.File(peer).Path), WeightImport * r * hub(len(importers))})
 		}
 	}
 	users := map[index.ID]bool{}
@@ -585,10 +689,14 @@ func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses m
 		if !e.specific(d.Name) {
 			continue // __init__, save, run: defined everywhere, links nothing
 		}
+		damp := 1.0
+		if len(uses[d.Name]) > 0 {
+			damp = hub(len(e.ix.Referencing(d.Name)))
+		}
 		for _, peer := range uses[d.Name] {
 			if r := relevant[peer]; peer != j.id && !users[peer] {
 				users[peer] = true
-				links = append(links, contribution{fmt.Sprintf("defines %s used by %s", d.Name, path.Base(e.ix.File(peer).Path)), WeightDefUse * r})
+				links = append(links, contribution{fmt.Sprintf("defines %s used by %s", d.Name, path.Base(e.ix.File(peer).Path)), WeightDefUse * r * damp})
 			}
 		}
 	}
@@ -614,6 +722,9 @@ func (e *Evaluator) reason(j *judged) string {
 	}
 	if j.factor != 1 {
 		parts = append(parts, fmt.Sprintf("test/doc file:×%.2f", j.factor))
+	}
+	if j.penalty > 0 {
+		parts = append(parts, fmt.Sprintf("evidence %.2f short of %s's %.2f:-%.2f", j.evidence, path.Base(e.leader), e.lead, j.penalty))
 	}
 	if len(parts) == 0 {
 		return "no signal"
@@ -691,6 +802,28 @@ func squash(x float64) float64 {
 		return math.Max(0, x)
 	}
 	return SquashKnee + (1-SquashKnee)*(1-math.Exp(-(x-SquashKnee)/SquashScale))
+}
+
+// hub returns the share of a link's weight kept when the linked name or file
+// has n users: all of it up to HubUsers, then sqrt(HubUsers/n). A class
+// every module uses, or a module every module imports, links a relevant
+// file to everything.
+func hub(n int) float64 {
+	if n <= HubUsers {
+		return 1
+	}
+	return math.Sqrt(float64(HubUsers) / float64(n))
+}
+
+// unsquash inverts squash: the sum of contributions that gives relevance r.
+func unsquash(r float64) float64 {
+	if r <= SquashKnee {
+		return r
+	}
+	if r >= 1 {
+		r = 1 - 1e-9
+	}
+	return SquashKnee - SquashScale*math.Log(1-(r-SquashKnee)/(1-SquashKnee))
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -24,7 +24,7 @@ func signal(label string, v float64) string { return fmt.Sprintf("%s:+%.2f", lab
 func signals(reason string) []string {
 	var out []string
 	for _, part := range strings.Split(reason, ", ") {
-		if len(out) > 0 && !strings.Contains(part, ":+") && !strings.Contains(part, ":×") {
+		if len(out) > 0 && !strings.Contains(part, ":+") && !strings.Contains(part, ":-") && !strings.Contains(part, ":×") {
 			out[len(out)-1] += ", " + part
 			continue
 		}
@@ -312,7 +312,8 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	ix := openFixture(t)
 	const text = "Fix login in app/api/views.py"
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
-	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true})
+	// Competition off: this test checks the links' arithmetic.
+	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true, NoCompetition: true})
 	in := loop.EvalInput{Task: text, Candidates: candidates(views, throttle)}
 	// The first pass lends its relevance: the squashed sum of its signals.
 	r := squash(reasonSum(t, evalOne(t, noLinks, in, views).Reason))
@@ -323,11 +324,52 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	if before >= SquashKnee {
 		t.Fatalf("fixture: %s scores %v without links, want it below SquashKnee", throttle, before)
 	}
-	links, _ := newEval(t, ix, text, Options{})
+	links, _ := newEval(t, ix, text, Options{NoCompetition: true})
 	after := evalOne(t, links, in, throttle)
 	gain := math.Min(LinkCap, (WeightImport+WeightDefUse)*r)
 	if want := squash(before + gain); math.Abs(after.Relevance-want) > 0.005 {
 		t.Errorf("with links within the cycle %s scores %v (%q), want squash(%v + (WeightImport+WeightDefUse)×%v) = %v", throttle, after.Relevance, after.Reason, before, r, want)
+	}
+}
+
+// Competition lowers a file by Competition × how far its evidence falls short
+// of the strongest file's (not below CompetitionFloor), says so in its
+// reason, keeps the cycle's order, and remembers the leader across cycles.
+func TestEvaluateCompetition(t *testing.T) {
+	ix := openFixture(t)
+	const text = "Fix login in app/api/views.py"
+	const views, throttle = "app/api/views.py", "app/api/throttle.py"
+	in := loop.EvalInput{Task: text, Cycle: 1, Candidates: candidates(views, throttle)}
+	alone, _ := newEval(t, ix, text, Options{NoCompetition: true})
+	plainViews, plainThrottle := evalOne(t, alone, in, views), evalOne(t, alone, in, throttle)
+	if plainViews.Relevance <= plainThrottle.Relevance {
+		t.Fatalf("fixture: %s (%v) should lead %s (%v)", views, plainViews.Relevance, throttle, plainThrottle.Relevance)
+	}
+	e, _ := newEval(t, ix, text, Options{})
+	evs, err := e.Evaluate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 || evs[0].Path != views || evs[1].Path != throttle {
+		t.Fatalf("Evaluate() = %v, want %s then %s as without competition", evs, views, throttle)
+	}
+	if evs[0].Relevance != plainViews.Relevance {
+		t.Errorf("leader %s = %v, want its plain relevance %v", views, evs[0].Relevance, plainViews.Relevance)
+	}
+	// Below CompetitionFloor a file keeps its own relevance: it is related
+	// or tangential whatever the leader is.
+	if plainThrottle.Relevance >= CompetitionFloor {
+		t.Fatalf("fixture: %s scores %v on its own, want it below CompetitionFloor", throttle, plainThrottle.Relevance)
+	}
+	if evs[1].Relevance != plainThrottle.Relevance || strings.Contains(evs[1].Reason, "short of") {
+		t.Errorf("%s = %v (%q), want its plain %v and no penalty", throttle, evs[1].Relevance, evs[1].Reason, plainThrottle.Relevance)
+	}
+	// A later cycle judging the weaker file alone still measures it against
+	// the leader found before.
+	judged := map[string]loop.Evaluation{views: evs[0], throttle: evs[1]}
+	later := evalOne(t, e, loop.EvalInput{Task: text, Cycle: 2, Candidates: candidates(throttle), Judged: judged}, throttle)
+	if math.Abs(later.Relevance-evs[1].Relevance) > 0.0005 {
+		t.Errorf("cycle 2: %s = %v, want %v as in cycle 1 (the leader is remembered)", throttle, later.Relevance, evs[1].Relevance)
 	}
 }
 
@@ -531,6 +573,57 @@ func TestNameTerms(t *testing.T) {
 	for _, tt := range tests {
 		if got := nameTerms(tt.stem); !cmp.Equal(got, tt.want) {
 			t.Errorf("nameTerms(%q) = %q, want %q", tt.stem, got, tt.want)
+		}
+	}
+}
+
+// Relevance after competition keeps the order of plain relevance across
+// cycles, even when a later cycle finds a stronger file than the first
+// cycle's lead: every cycle is measured against the same yardstick.
+func TestCompeteKeepsOrder(t *testing.T) {
+	e := &Evaluator{plain: map[string]float64{}}
+	var all []*judged
+	cycle := func(plains ...float64) {
+		var js []*judged
+		for _, p := range plains {
+			j := &judged{cand: loop.Candidate{Path: fmt.Sprintf("f%d", len(all))}, plain: p, evidence: unsquash(p)}
+			js = append(js, j)
+			all = append(all, j)
+		}
+		e.compete(js)
+	}
+	cycle(0.9, 0.72, 0.5, 0.1)
+	cycle(0.99, 0.95, 0.8, 0.3, 0.0)
+	cycle(0.85, 0.65)
+	for _, a := range all {
+		if a.score > a.plain || a.score < math.Min(a.plain, CompetitionFloor) {
+			t.Errorf("%s: score %v outside [min(plain, CompetitionFloor), plain %v]", a.cand.Path, a.score, a.plain)
+		}
+		for _, b := range all {
+			if a.plain > b.plain && a.score <= b.score {
+				t.Errorf("%s (plain %v) scores %v, below %s (plain %v) at %v", a.cand.Path, a.plain, a.score, b.cand.Path, b.plain, b.score)
+			}
+		}
+	}
+	if all[0].score != 0.9 || e.leader != "f0" {
+		t.Errorf("first cycle's leader f0 = %v (leader %q), want its plain 0.9 and to lead", all[0].score, e.leader)
+	}
+	short := unsquash(0.9) - 0.72
+	if want := round3(math.Max(CompetitionFloor+FloorSlope*(0.72-CompetitionFloor), 0.72-Competition*short)); all[1].score != want || want >= 0.7 {
+		t.Errorf("f1 at plain 0.72, %.3f of evidence short of the lead, scores %v, want %v (below the threshold)", short, all[1].score, want)
+	}
+	if r := e.reason(all[1]); !strings.Contains(r, "short of f0's") {
+		t.Errorf("f1 reason %q does not name the leader", r)
+	}
+	if all[2].score != 0.5 || all[3].score != 0.1 {
+		t.Errorf("f2 (plain 0.5), f3 (plain 0.1) score %v, %v: want them kept (at or below CompetitionFloor)", all[2].score, all[3].score)
+	}
+}
+
+func TestUnsquash(t *testing.T) {
+	for _, x := range []float64{0, 0.3, SquashKnee, 0.9, 1.2, 2} {
+		if got := unsquash(squash(x)); math.Abs(got-x) > 1e-9 {
+			t.Errorf("unsquash(squash(%v)) = %v", x, got)
 		}
 	}
 }
