@@ -2,6 +2,7 @@ package anchor
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -257,6 +258,44 @@ func TestFindHandBuilt(t *testing.T) {
 			s := Find(ix, &tt.t)
 			if diff := cmp.Diff(tt.want, views(ix, s)); diff != "" {
 				t.Errorf("Find(%+v) anchors (-want +got):\n%s", tt.t, diff)
+			}
+		})
+	}
+}
+
+// A compound name the task gives that no file defines (a setting) anchors
+// the few files that hold it verbatim, even as an attribute of a dotted
+// name; a plain word, a defined name, or a name held by more than MaxUsers
+// files anchors nothing this way.
+func TestFindMentions(t *testing.T) {
+	files := map[string]string{
+		"app/config.py": "def setup(app):\n    app.add_config_value('upload_max_size', 10)\n",
+		"app/upload.py": "def check(app, f):\n    return f.size <= app.config.upload_max_size\n",
+		"app/other.py":  "def other():\n    return 'upload'\n",
+		"app/defs.py":   "def parse_upload():\n    return 1\n",
+	}
+	for i := 0; i <= MaxUsers; i++ {
+		files[fmt.Sprintf("app/use%d.py", i)] = "x = 'everywhere_key'\n"
+	}
+	ix := testrepo.Index(t, files)
+	strength := 1 / math.Sqrt(2)
+	tests := []struct {
+		ident string
+		want  []view
+	}{
+		{"upload_max_size", []view{
+			{"app/config.py", KindMentions, "upload_max_size", strength, 0},
+			{"app/upload.py", KindMentions, "upload_max_size", strength, 0},
+		}},
+		{"upload", nil},
+		{"everywhere_key", nil},
+		{"parse_upload", []view{{"app/defs.py", KindDefines, "parse_upload", 1, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ident, func(t *testing.T) {
+			s := Find(ix, &task.Task{Identifiers: []string{tt.ident}})
+			if diff := cmp.Diff(tt.want, views(ix, s)); diff != "" {
+				t.Errorf("Find(%q) anchors (-want +got):\n%s", tt.ident, diff)
 			}
 		})
 	}
