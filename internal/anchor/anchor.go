@@ -111,7 +111,11 @@ func Find(ix *index.Index, t *task.Task) Set {
 		ids := ix.ResolveModule(d)
 		if len(ids) > 0 && len(ids) <= MaxDefiners {
 			for _, id := range ids {
-				add(Anchor{ID: id, Kind: KindModule, Name: d, Strength: 1 / float64(len(ids))})
+				st := 1 / float64(len(ids))
+				if packageInit(ix.Path(id)) {
+					st *= PackageShare
+				}
+				add(Anchor{ID: id, Kind: KindModule, Name: d, Strength: st})
 			}
 		}
 	}
@@ -161,6 +165,27 @@ func mentioning(ix *index.Index, name string) []index.ID {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+// PackageShare is the strength a module anchor keeps when the module path
+// names a package and resolves to its initialiser (__init__.py, index.js,
+// mod.rs): the name points at the package, of which that file is one part.
+const PackageShare = 0.5
+
+// packageInit reports whether p is a package's initialiser file.
+func packageInit(p string) bool {
+	b := path.Base(p)
+	stem := strings.TrimSuffix(b, path.Ext(b))
+	switch stem {
+	case "__init__", "mod":
+		return true
+	case "index":
+		switch path.Ext(b) {
+		case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
+			return true
+		}
+	}
+	return false
 }
 
 // symbols lists the task's symbol mentions: identifiers, the last one or two

@@ -248,6 +248,14 @@ func TestFindHandBuilt(t *testing.T) {
 			want: []view{{"src/pkg/util.py", KindPath, "x/pkg/util.py", 1, 0}},
 		},
 		{
+			name: "a module path naming a package anchors its initialiser at PackageShare",
+			t:    task.Task{DottedNames: []string{"pkg.models", "pkg.models.query"}},
+			want: []view{
+				{"src/pkg/models/__init__.py", KindModule, "pkg.models", PackageShare, 0},
+				{"src/pkg/models/query.py", KindModule, "pkg.models.query", 1, 0},
+			},
+		},
+		{
 			name: "a dotted name through a module picks the definer",
 			t:    task.Task{Identifiers: []string{"pkg.models.query.QuerySet"}},
 			want: []view{{"src/pkg/models/query.py", KindDefines, "pkg.models.query.QuerySet", 1, 0}},
@@ -298,6 +306,17 @@ func TestFindMentions(t *testing.T) {
 				t.Errorf("Find(%q) anchors (-want +got):\n%s", tt.ident, diff)
 			}
 		})
+	}
+}
+
+func TestPackageInit(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pkg/__init__.py": true, "src/lib/index.ts": true, "web/index.js": true, "src/net/mod.rs": true,
+		"pkg/init.py": false, "docs/index.md": false, "index.html": false, "src/module.rs": false,
+	} {
+		if got := packageInit(p); got != want {
+			t.Errorf("packageInit(%q) = %v, want %v", p, got, want)
+		}
 	}
 }
 
