@@ -20,8 +20,10 @@
 //	          it defines a symbol the task names (WeightDefines) or uses one
 //	          (WeightUses), it holds a compound name the task gives that
 //	          nothing defines, a setting or option (WeightMentions); each
-//	          scaled by the anchor's strength and, for symbols, by where the
-//	          task names them (importance), and capped together at AnchorCap
+//	          scaled by the anchor's strength and, for modules and symbols,
+//	          by where the task names them (importance: a module listed in a
+//	          pasted configuration counts for less than one named in prose),
+//	          and capped together at AnchorCap
 //	symbol    it defines a specific symbol named after one of the task's key
 //	          words or their synonyms (WeightSymbolTerm)
 //	path      the file's name is a key word or a synonym (WeightPathName)
@@ -554,7 +556,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 				label = "trace frame nearest the error " + a.Name
 			}
 		case anchor.KindModule:
-			w, label = WeightModule, "task names module "+a.Name
+			w, label = WeightModule*e.importance(a.Name), "task names module "+a.Name
 		case anchor.KindDefines:
 			w, label = WeightDefines*e.importance(a.Name), "defines "+a.Name
 		case anchor.KindUses:

@@ -627,3 +627,28 @@ func TestUnsquash(t *testing.T) {
 		}
 	}
 }
+
+// A module path pasted in a configuration block weighs less than one the
+// task's prose names: module anchors are scaled by importance, as symbols.
+func TestEvaluateModuleImportance(t *testing.T) {
+	ix := openFixture(t)
+	moduleWeight := func(text string) float64 {
+		t.Helper()
+		e, _ := newEval(t, ix, text, Options{NoCompetition: true})
+		ev := evalOne(t, e, loop.EvalInput{Task: text, Candidates: candidates("app/api/throttle.py")}, "app/api/throttle.py")
+		for _, s := range signals(ev.Reason) {
+			if strings.HasPrefix(s, "task names module app.api.throttle:+") {
+				return reasonSum(t, s)
+			}
+		}
+		t.Fatalf("%q: no module signal in %q", text, ev.Reason)
+		return 0
+	}
+	prose := moduleWeight("Importing app.api.throttle fails on start")
+	pasted := moduleWeight("Login fails after the upgrade\n\nThe login view rejects valid users since the upgrade.\n\n```python\nINSTALLED = ['app.api.throttle', 'app.auth.tokens', 'app.api.views']\n```\n")
+	if prose != round2(WeightModule) || pasted >= prose || pasted < round2(WeightModule*MinImportance) {
+		t.Errorf("module signal: named in prose %v (want %v), pasted in a block %v (want less, at least WeightModule×MinImportance)", prose, WeightModule, pasted)
+	}
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
