@@ -591,10 +591,11 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	}
 }
 
-// importance returns how central a named symbol is to the task, in
-// (MinImportance, 1]: its keyword weight relative to the task's heaviest
-// keyword. A class named in the title weighs 1; one used in a pasted
-// reproducer (models.Model, models.CharField) weighs less.
+// importance returns how central a named symbol or module is to the task,
+// in [MinImportance, 1]: 1 when the title names it, else its keyword weight
+// relative to the task's heaviest keyword. A class named in the title
+// weighs 1; one used in a pasted reproducer (models.Model, models.CharField)
+// weighs less.
 func (e *Evaluator) importance(name string) float64 {
 	w := e.taskTerms[strings.ToLower(name)]
 	if w == 0 {
@@ -602,10 +603,25 @@ func (e *Evaluator) importance(name string) float64 {
 			w = e.taskTerms[strings.ToLower(name[i+1:])]
 		}
 	}
-	if e.maxWeight <= 0 {
+	if e.maxWeight <= 0 || e.inTitle(name) {
 		return 1
 	}
 	return math.Max(MinImportance, math.Min(1, w/e.maxWeight))
+}
+
+// inTitle reports whether the task's title has name as a word (in any
+// case: titles capitalise their first word): the title states the subject.
+func (e *Evaluator) inTitle(name string) bool {
+	if e.task.Title == "" {
+		return false
+	}
+	found := false
+	tokenize.Words(e.task.Title, func(w string) {
+		if strings.EqualFold(strings.Trim(w, "._-"), name) {
+			found = true
+		}
+	})
+	return found
 }
 
 // contains reports whether file id has term in any field.

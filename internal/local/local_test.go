@@ -652,3 +652,26 @@ func TestEvaluateModuleImportance(t *testing.T) {
 }
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// A name the title gives counts fully, however often the body repeats other
+// names; elsewhere importance follows keyword weight.
+func TestImportanceTitle(t *testing.T) {
+	ix := openFixture(t)
+	body := strings.Repeat("TokenManager.issue returns TokenManager state; ", 6)
+	text := "throttle rejects valid clients\n\n" + body + "\n\nhelper is fine."
+	e, _ := newEval(t, ix, text, Options{})
+	if got := e.importance("Throttle"); got != 1 {
+		t.Errorf("importance(Throttle), named in the title in another case, = %v, want 1", got)
+	}
+	// The same words in the body, under another title.
+	e2, _ := newEval(t, ix, "Clients are rejected\n\n"+body+"\n\nthrottle rejects valid clients", Options{})
+	if got := e2.importance("Throttle"); got >= 1 {
+		t.Errorf("importance(Throttle), named once in the body, = %v, want below 1", got)
+	}
+	if got := e.importance("helper"); got >= 1 {
+		t.Errorf("importance(helper), named once in the body, = %v, want below 1", got)
+	}
+	if !e.inTitle("throttle") || e.inTitle("thrott") || e.inTitle("TokenManager") {
+		t.Errorf("inTitle: want whole title words only, in any case")
+	}
+}

@@ -20,6 +20,7 @@ type parser struct {
 	paths  ranked
 	errors ranked
 	frames []Frame
+	title  string
 	framed map[Frame]bool
 	tests  bool
 	docs   bool
@@ -83,6 +84,7 @@ func (p *parser) run(text string) {
 		if s := strings.TrimSpace(l); s != "" {
 			if len(s) <= MaxTitleLen && !fenceRE.MatchString(l) {
 				title = i
+				p.title = s
 			}
 			break
 		}

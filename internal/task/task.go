@@ -123,6 +123,9 @@ const (
 type Task struct {
 	// Text is the task as given.
 	Text string
+	// Title is the task's first line when it reads as a title (at most
+	// MaxTitleLen bytes, not a code fence), trimmed; "" otherwise.
+	Title string
 	// Keywords are the query terms, heaviest first, at most MaxKeywords.
 	Keywords []Term
 	// Identifiers are the code identifiers the task names, as written
@@ -248,6 +251,7 @@ func (r *ranked) names(items []rankedItem, limit int) []string {
 }
 
 func (p *parser) fill(t *Task) {
+	t.Title = p.title
 	keys := make([]string, 0, len(p.terms))
 	for k := range p.terms {
 		keys = append(keys, k)

@@ -305,3 +305,18 @@ func bigTask(n int) string {
 	}
 	return b.String()
 }
+
+func TestTitle(t *testing.T) {
+	long := strings.Repeat("word ", MaxTitleLen/5+1)
+	for _, tc := range []struct{ in, want string }{
+		{"Posify ignores is_finite assumptions\n\nbody", "Posify ignores is_finite assumptions"},
+		{"\n\n  Fix the token expiry bug  \nmore", "Fix the token expiry bug"},
+		{"```python\nx = 1\n```", ""},
+		{long + "\nbody", ""},
+		{"", ""},
+	} {
+		if got := Parse(tc.in).Title; got != tc.want {
+			t.Errorf("Parse(%.30q).Title = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
