@@ -210,12 +210,13 @@ type Evaluator struct {
 	mu       sync.Mutex
 	bestWith map[string]float64 // best score of query plus association terms, by their key
 	// lead is the strongest evidence of the first cycle judged, and leader
-	// that file; plain is each judged file's relevance before the
-	// competition penalty (what it lends links with).
+	// that file; plain holds each file's latest relevance before and after
+	// the competition penalty (a file lends links with the first, when the
+	// loop still holds our judgment of it and not, say, an LLM's).
 	lead   float64
 	leader string
 	led    bool
-	plain  map[string]float64
+	plain  map[string]plainScore
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -251,7 +252,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	}
 	e.best = e.bestScore(e.query)
 	e.bestWith = map[string]float64{}
-	e.plain = map[string]float64{}
+	e.plain = map[string]plainScore{}
 	return e
 }
 
@@ -387,8 +388,8 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	e.mu.Lock()
 	for p, ev := range in.Judged {
 		rel := ev.Relevance
-		if plain, ok := e.plain[p]; ok {
-			rel = plain // lend links by evidence, not by rank
+		if js, ok := e.plain[p]; ok && js.score == ev.Relevance {
+			rel = js.plain // our own judgment: lend links by evidence, not by rank
 		}
 		if rel >= LinkFloor {
 			if id, ok := e.ix.Lookup(p); ok {
@@ -460,6 +461,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	return out, nil
 }
 
+// plainScore is a file's relevance without and with competition.
+type plainScore struct{ plain, score float64 }
+
 // compete sets each file's score: its plain relevance less the competition
 // penalty, Competition × how far its evidence falls short of the lead, but
 // not below CompetitionFloor + FloorSlope × (plain - CompetitionFloor); a
@@ -471,21 +475,14 @@ func (e *Evaluator) compete(js []*judged) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, j := range js {
-		e.plain[j.cand.Path] = j.plain
 		if !e.led && j.evidence > e.lead {
 			e.lead, e.leader = j.evidence, j.cand.Path
 		}
 	}
 	e.led = e.led || len(js) > 0
-	if e.opts.NoCompetition {
-		for _, j := range js {
-			j.score = j.plain
-		}
-		return
-	}
 	for _, j := range js {
 		j.score = j.plain
-		if j.plain > CompetitionFloor {
+		if !e.opts.NoCompetition && j.plain > CompetitionFloor {
 			// Above the floor, never below a compressed copy of the plain
 			// relevance: strictly increasing in it, so no ties and no
 			// reordering.
@@ -493,6 +490,7 @@ func (e *Evaluator) compete(js []*judged) {
 			j.score = round3(math.Max(soft, j.plain-Competition*math.Max(0, e.lead-j.evidence)))
 		}
 		j.penalty = round3(j.plain - j.score)
+		e.plain[j.cand.Path] = plainScore{plain: j.plain, score: j.score}
 	}
 }
 

@@ -581,7 +581,7 @@ func TestNameTerms(t *testing.T) {
 // cycles, even when a later cycle finds a stronger file than the first
 // cycle's lead: every cycle is measured against the same yardstick.
 func TestCompeteKeepsOrder(t *testing.T) {
-	e := &Evaluator{plain: map[string]float64{}}
+	e := &Evaluator{plain: map[string]plainScore{}}
 	var all []*judged
 	cycle := func(plains ...float64) {
 		var js []*judged
@@ -673,5 +673,34 @@ func TestImportanceTitle(t *testing.T) {
 	}
 	if !e.inTitle("throttle") || e.inTitle("thrott") || e.inTitle("TokenManager") {
 		t.Errorf("inTitle: want whole title words only, in any case")
+	}
+}
+
+// A file lends links by its plain relevance while the loop holds our own
+// judgment of it; when another evaluator (an LLM) judged it, by that
+// judgment.
+func TestLinkSourceJudgedByOthers(t *testing.T) {
+	ix := openFixture(t)
+	const text = "Fix login in app/api/views.py"
+	const views, throttle = "app/api/views.py", "app/api/throttle.py"
+	first := func() (*Evaluator, loop.Evaluation) {
+		e, _ := newEval(t, ix, text, Options{})
+		return e, evalOne(t, e, loop.EvalInput{Task: text, Cycle: 1, Candidates: candidates(views)}, views)
+	}
+	link := func(e *Evaluator, judged loop.Evaluation) bool {
+		ev := evalOne(t, e, loop.EvalInput{Task: text, Cycle: 2, Candidates: candidates(throttle),
+			Judged: map[string]loop.Evaluation{views: judged}}, throttle)
+		return strings.Contains(ev.Reason, "imported by views.py")
+	}
+	e, ours := first()
+	if !link(e, ours) {
+		t.Fatalf("fixture: %s (%v) lends no link to %s", views, ours.Relevance, throttle)
+	}
+	// The same file judged irrelevant by someone else lends nothing.
+	e, ours = first()
+	other := ours
+	other.Relevance = 0.1
+	if link(e, other) {
+		t.Errorf("%s judged 0.1 by another evaluator still lends links", views)
 	}
 }
