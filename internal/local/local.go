@@ -574,6 +574,9 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		add(c.label, v)
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
+	if strings.HasPrefix(stem, "__") {
+		stem = "" // __init__, __main__: every package has one; the name says nothing
+	}
 	for _, t := range nameTerms(stem) {
 		if w := e.taskTerm(t); w != "" && e.keyTerms[w] {
 			add(fmt.Sprintf("file name says %q", t), WeightPathName)

@@ -164,6 +164,12 @@ func TestEvaluateSignals(t *testing.T) {
 			want: []string{signal(`file name says "tokens"`, WeightPathName)},
 		},
 		{
+			name:    "a package initialiser's name says nothing",
+			task:    "Allow app directories without __init__.py files: init fails",
+			path:    "app/api/__init__.py",
+			notWant: []string{"file name says"},
+		},
+		{
 			name:    "no signal",
 			task:    "The throttle is too strict",
 			path:    "app/util/one.py",
