@@ -144,12 +144,9 @@ const (
 	// it falls short of the strongest file of the task's first cycle, but
 	// not below CompetitionFloor (nor below its own relevance if that is
 	// lower): a clearly stronger candidate makes a file related (medium),
-	// not irrelevant. Relevance is how likely the file is what the task
-	// needs, and a clearly stronger candidate makes that less likely: on the
-	// development set a file other than the strongest was a fixed file at
-	// most one time in five, even within 0.025 of it. The penalty keeps the
-	// order of files; it shortens the selection to the files whose evidence
-	// is close to the best.
+	// not irrelevant. On the development set a file other than the
+	// strongest was a fixed file at most one time in five, even within
+	// 0.025 of it.
 	Competition      = 1.0
 	CompetitionFloor = 0.5
 	// FloorSlope: how much of its plain relevance above CompetitionFloor a
@@ -199,6 +196,8 @@ type Evaluator struct {
 	keyTerms map[string]bool
 	// maxWeight is the heaviest task keyword's weight.
 	maxWeight float64
+	// titleWords are the words of the task's title, lower-cased.
+	titleWords map[string]bool
 	// lastFrame is the Order of the frame nearest the error.
 	lastFrame int
 	// query is the task's own terms (keywords and their variants), which
@@ -210,13 +209,13 @@ type Evaluator struct {
 	mu       sync.Mutex
 	bestWith map[string]float64 // best score of query plus association terms, by their key
 	// lead is the strongest evidence of the first cycle judged, and leader
-	// that file; plain holds each file's latest relevance before and after
+	// that file; scores holds each file's latest relevance before and after
 	// the competition penalty (a file lends links with the first, when the
 	// loop still holds our judgment of it and not, say, an LLM's).
 	lead   float64
 	leader string
 	led    bool
-	plain  map[string]plainScore
+	scores map[string]plainScore
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -252,7 +251,9 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	}
 	e.best = e.bestScore(e.query)
 	e.bestWith = map[string]float64{}
-	e.plain = map[string]plainScore{}
+	e.scores = map[string]plainScore{}
+	e.titleWords = map[string]bool{}
+	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	return e
 }
 
@@ -388,7 +389,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	e.mu.Lock()
 	for p, ev := range in.Judged {
 		rel := ev.Relevance
-		if js, ok := e.plain[p]; ok && js.score == ev.Relevance {
+		if js, ok := e.scores[p]; ok && js.score == ev.Relevance {
 			rel = js.plain // our own judgment: lend links by evidence, not by rank
 		}
 		if rel >= LinkFloor {
@@ -464,13 +465,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 // plainScore is a file's relevance without and with competition.
 type plainScore struct{ plain, score float64 }
 
-// compete sets each file's score: its plain relevance less the competition
-// penalty, Competition × how far its evidence falls short of the lead, but
-// not below CompetitionFloor + FloorSlope × (plain - CompetitionFloor); a
-// file at or below the floor keeps its plain relevance. The lead is the strongest evidence of the first
-// cycle, and stays: measured against one yardstick, relevance keeps the
-// order of evidence across cycles, so competition shortens the selection
-// without changing the ranking.
+// compete sets each file's score: its plain relevance less Competition × how
+// far its evidence falls short of the lead, but not below CompetitionFloor +
+// FloorSlope × (plain - CompetitionFloor); a file at or below the floor keeps
+// its plain relevance. The lead is the strongest evidence of the first cycle
+// and stays: against one yardstick, scores keep the order of plain relevance
+// across cycles.
 func (e *Evaluator) compete(js []*judged) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -490,7 +490,7 @@ func (e *Evaluator) compete(js []*judged) {
 			j.score = round3(math.Max(soft, j.plain-Competition*math.Max(0, e.lead-j.evidence)))
 		}
 		j.penalty = round3(j.plain - j.score)
-		e.plain[j.cand.Path] = plainScore{plain: j.plain, score: j.score}
+		e.scores[j.cand.Path] = plainScore{plain: j.plain, score: j.score}
 	}
 }
 
@@ -613,16 +613,7 @@ func (e *Evaluator) importance(name string) float64 {
 // inTitle reports whether the task's title has name as a word (in any
 // case: titles capitalise their first word): the title states the subject.
 func (e *Evaluator) inTitle(name string) bool {
-	if e.task.Title == "" {
-		return false
-	}
-	found := false
-	tokenize.Words(e.task.Title, func(w string) {
-		if strings.EqualFold(strings.Trim(w, "._-"), name) {
-			found = true
-		}
-	})
-	return found
+	return e.titleWords[strings.ToLower(name)]
 }
 
 // contains reports whether file id has term in any field.

@@ -587,7 +587,7 @@ func TestNameTerms(t *testing.T) {
 // cycles, even when a later cycle finds a stronger file than the first
 // cycle's lead: every cycle is measured against the same yardstick.
 func TestCompeteKeepsOrder(t *testing.T) {
-	e := &Evaluator{plain: map[string]plainScore{}}
+	e := &Evaluator{scores: map[string]plainScore{}}
 	var all []*judged
 	cycle := func(plains ...float64) {
 		var js []*judged
