@@ -11,6 +11,10 @@ import (
 var (
 	// File "/x/y.py", line 3, in f
 	pyFrameRE = regexp.MustCompile(`^\s*File "([^"]+)", line (\d+)(?:, in (.+?))?\s*$`)
+	// IPython and Jupyter print frames as "PATH in func(args)" (before 8.0)
+	// and "File PATH:LINE, in func" (since).
+	ipyOldFrameRE = regexp.MustCompile(`^\s*((?:[A-Za-z]:)?[^\s<>"]+\.py) in ([\w.<>]+)\(.*$`)
+	ipyNewFrameRE = regexp.MustCompile(`^\s*File ((?:[A-Za-z]:)?[^\s"]+\.py):(\d+)(?:, in (.+?))?\s*$`)
 	// at com.foo.Bar.baz(Bar.java:42), at java.base/java.lang.Thread.run(Thread.java:829)
 	javaFrameRE = regexp.MustCompile(`^\s*at\s+(?:[\w.$-]+(?:@[\w.-]*)?/)*([\w$.<>-]+)\(([^()]*)\)`)
 	// at fn (/path/file.js:10:5), at /path/file.js:10:5, Rust's "at ./src/foo.rs:10:5"
@@ -47,6 +51,17 @@ func (p *parser) traceLine(line, next string, f float64) bool {
 		n, _ := strconv.Atoi(m[2])
 		p.frame(Frame{File: cleanFramePath(m[1]), Line: n, Func: m[3]}, f, "py")
 		p.pyFrame = true
+		return true
+	}
+	if m := match(ipyNewFrameRE, line, "File "); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		// The numbered source lines that follow are read as code.
+		fn, _, _ := strings.Cut(m[3], "(")
+		p.frame(Frame{File: cleanFramePath(m[1]), Line: n, Func: fn}, f, "py")
+		return true
+	}
+	if m := match(ipyOldFrameRE, line, ".py in "); m != nil {
+		p.frame(Frame{File: cleanFramePath(m[1]), Func: m[2]}, f, "py")
 		return true
 	}
 	if pyFrame && !strings.HasPrefix(t, "File ") {

@@ -40,6 +40,28 @@ func TestFrames(t *testing.T) {
 			},
 		},
 		{
+			name: "ipython before 8.0, windows",
+			text: "Lag crashes\n```\nOperationalError        Traceback (most recent call last)\n" +
+				"<ipython-input-12-996617e96a38> in <module>\n----> 1 print(q)\n" +
+				"C:\\envs\\lib\\site-packages\\django\\db\\backends\\utils.py in _execute(self, sql, params, *ignored)\n" +
+				"     85             else:\n---> 86                 return self.cursor.execute(sql, params)\n" +
+				"~/lib/python3.7/site-packages/xarray/core/dataset.py in __getitem__(self, key)\n" +
+				"OperationalError: near \"OVER\": syntax error\n```",
+			frames: []Frame{
+				{File: "C:/envs/lib/site-packages/django/db/backends/utils.py", Func: "_execute"},
+				{File: "~/lib/python3.7/site-packages/xarray/core/dataset.py", Func: "__getitem__"},
+			},
+			errors: []string{"OperationalError: near \"OVER\": syntax error"},
+		},
+		{
+			name: "ipython 8",
+			text: "x\n```\nFile ~/miniconda3/lib/python3.10/site-packages/xarray/core/dataset.py:1362, in Dataset._construct_dataarray(self, name)\n" +
+				"   1360     _, name, variable = _get_virtual_variable(self._variables, name)\n```",
+			frames: []Frame{
+				{File: "~/miniconda3/lib/python3.10/site-packages/xarray/core/dataset.py", Line: 1362, Func: "Dataset._construct_dataarray"},
+			},
+		},
+		{
 			name: "go panic",
 			text: "panic: runtime error: invalid memory address or nil pointer dereference\n\n" +
 				"goroutine 1 [running]:\n" +
