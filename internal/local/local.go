@@ -26,7 +26,10 @@
 //	          and capped together at AnchorCap
 //	symbol    it defines a specific symbol named after one of the task's key
 //	          words or their synonyms (WeightSymbolTerm)
-//	path      the file's name is a key word or a synonym (WeightPathName)
+//	path      the file's name is a key word or a synonym (WeightPathName);
+//	          its path (directories and name) says two or more of the
+//	          title's words, postgresql/client.py for "postgresql client
+//	          certificates" (WeightPathName)
 //	links     per relevant file it imports or is imported by (WeightImport)
 //	          and per relevant file that uses a specific name it defines
 //	          (WeightDefUse), scaled by that file's relevance and, for a file
@@ -198,6 +201,8 @@ type Evaluator struct {
 	maxWeight float64
 	// titleWords are the words of the task's title, lower-cased.
 	titleWords map[string]bool
+	// titleStems maps the stems of the title's plain words to the words.
+	titleStems map[string]string
 	// lastFrame is the Order of the frame nearest the error.
 	lastFrame int
 	// query is the task's own terms (keywords and their variants), which
@@ -254,6 +259,12 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.scores = map[string]plainScore{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
+	e.titleStems = map[string]string{}
+	tokenize.Terms(t.Title, func(w string) {
+		if len(w) >= 3 && !tokenize.IsStopWord(w) && !strings.ContainsAny(w, "._-") {
+			e.titleStems[tokenize.Stem(w)] = w
+		}
+	})
 	return e
 }
 
@@ -573,6 +584,9 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		anchorSum += v
 		add(c.label, v)
 	}
+	if says := e.pathSays(j.cand.Path); len(says) >= 2 {
+		add(fmt.Sprintf("path says %s (title)", strings.Join(says, " and ")), WeightPathName)
+	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	if strings.HasPrefix(stem, "__") {
 		stem = "" // __init__, __main__: every package has one; the name says nothing
@@ -590,6 +604,23 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	for _, s := range j.signals {
 		j.base += s.value
 	}
+}
+
+// pathSays returns the title words that the file's path (directories and
+// name) says, in path order.
+func (e *Evaluator) pathSays(p string) []string {
+	p = strings.TrimSuffix(p, path.Ext(p))
+	var out []string
+	seen := map[string]bool{}
+	for _, comp := range strings.Split(p, "/") {
+		tokenize.Identifier(comp, func(t string) {
+			if w, ok := e.titleStems[tokenize.Stem(t)]; ok && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		})
+	}
+	return out
 }
 
 // importance returns how central a named symbol or module is to the task,

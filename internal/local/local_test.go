@@ -164,6 +164,18 @@ func TestEvaluateSignals(t *testing.T) {
 			want: []string{signal(`file name says "tokens"`, WeightPathName)},
 		},
 		{
+			name: "the path says two of the title's words",
+			task: "The API throttle is too strict\n\nClients get 429.",
+			path: "app/api/throttle.py",
+			want: []string{signal("path says api and throttle (title)", WeightPathName)},
+		},
+		{
+			name:    "one title word in the path is not enough",
+			task:    "The API throttle is too strict\n\nClients get 429.",
+			path:    "app/api/views.py",
+			notWant: []string{"path says"},
+		},
+		{
 			name:    "a package initialiser's name says nothing",
 			task:    "Allow app directories without __init__.py files: init fails",
 			path:    "app/api/__init__.py",
