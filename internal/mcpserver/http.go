@@ -58,7 +58,14 @@ func (s *Server) Handler() http.Handler {
 }
 
 func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	// Requests run under base, which shutdown cancels: a client's open
+	// event stream (a long-lived GET) ends then instead of holding the
+	// shutdown until its grace period runs out.
+	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBase()
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil,
+		BaseContext: func(net.Listener) context.Context { return base }}
+	srv.RegisterOnShutdown(cancelBase)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -66,13 +73,21 @@ func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("mcpserver: %w", err)
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
-		return fmt.Errorf("mcpserver: shutdown: %w", err)
+		// A handler that ignores its cancelled context: close what is left.
+		s.log.Warn("hone mcp: connections still open after the grace period; closing them", "grace", ShutdownGrace)
+		if err := srv.Close(); err != nil {
+			return fmt.Errorf("mcpserver: close: %w", err)
+		}
 	}
 	return nil
 }
+
+// ShutdownGrace is how long the HTTP server waits for requests in flight
+// when it stops, before it closes their connections.
+const ShutdownGrace = 5 * time.Second
 
 // checkBind refuses a non-loopback host unless allowRemote.
 func checkBind(addr string, allowRemote bool) error {
