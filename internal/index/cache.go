@@ -470,23 +470,7 @@ func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) error {
 	}
 	hdr := slices.Clone(buf[:headerSize])
 	binary.LittleEndian.PutUint64(hdr[24:], stamp)
-	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	_, werr := tmp.Write(hdr)
-	if werr == nil {
-		_, werr = tmp.Write(buf[headerSize:])
-	}
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("index: write cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("index: %w", err)
-	}
-	return nil
+	return replaceFile(p, hdr, buf[headerSize:])
 }
 
 // readFile reads the size bytes of f into the heap.

@@ -169,13 +169,24 @@ func save(p string, ix *Index) error {
 		return err
 	}
 	defer unlock()
-	tmp, err := os.CreateTemp(dir, filepath.Base(p)+".tmp*")
+	return replaceFile(p, ix.encode())
+}
+
+// replaceFile writes the parts to a temporary file beside p and renames it
+// over p: readers (who may have p mapped) see the old file or the new one,
+// never a torn one. The caller holds p's lock.
+func replaceFile(p string, parts ...[]byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	_, werr := tmp.Write(ix.encode())
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	var werr error
+	for _, b := range parts {
+		if werr == nil {
+			_, werr = tmp.Write(b)
+		}
+	}
+	if err := errors.Join(werr, tmp.Close()); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("index: write cache: %w", err)
 	}
