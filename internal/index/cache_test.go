@@ -112,16 +112,24 @@ func TestCacheRoundTrip(t *testing.T) {
 	}
 }
 
-// TestCacheOtherExecutable checks that a cache written by another executable
-// is accepted once the extractor fingerprint is recomputed and matches.
-func TestCacheOtherExecutable(t *testing.T) {
-	root, cache := copyRepo(t), t.TempDir()
-	want, st := openT(t, root, cache)
+// foreignCache opens a copy of the test repository cold and returns the
+// cache's bytes with the stamp of another executable (not yet written back).
+func foreignCache(t *testing.T) (root, cache string, want *Index, st Stats, b []byte) {
+	t.Helper()
+	root, cache = copyRepo(t), t.TempDir()
+	want, st = openT(t, root, cache)
 	b, err := os.ReadFile(st.CachePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint64(b[24:], exeStamp()+2)
+	return root, cache, want, st, b
+}
+
+// TestCacheOtherExecutable checks that a cache written by another executable
+// is accepted once the extractor fingerprint is recomputed and matches.
+func TestCacheOtherExecutable(t *testing.T) {
+	_, _, want, _, b := foreignCache(t)
 	got, err := decode(b, want.root)
 	if err != nil {
 		t.Fatalf("decode with another executable's stamp: %v", err)
@@ -176,13 +184,7 @@ func TestLazyTagsConcurrent(t *testing.T) {
 // executable stamps it with this one, so that the next Open trusts it
 // without running the extractor, and that the content is unchanged.
 func TestCacheRestamp(t *testing.T) {
-	root, cache := copyRepo(t), t.TempDir()
-	want, st := openT(t, root, cache)
-	b, err := os.ReadFile(st.CachePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint64(b[24:], exeStamp()+2)
+	root, cache, want, st, b := foreignCache(t)
 	if err := os.WriteFile(st.CachePath, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -177,7 +178,6 @@ func (f *fakeRepo) Pack(res *hone.Result, budget int) (string, error) {
 // temporary directory and returns its canonical path.
 func writeFixture(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
 	files := map[string]string{
 		"auth/tokens.py": `"""Authentication tokens."""
 import time
@@ -225,15 +225,7 @@ export async function fetchJson(url: string, token: string): Promise<unknown> {
 `,
 		"README.md": "# Fixture\n\nA tiny app with auth tokens and invoices.\n",
 	}
-	for p, body := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testrepo.Write(t, files)
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
