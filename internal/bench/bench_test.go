@@ -130,7 +130,7 @@ func TestBenchEndToEnd(t *testing.T) {
 	work := t.TempDir()
 	out := filepath.Join(t.TempDir(), "pred.jsonl")
 	var events []Event
-	opts := Options{MirrorRoot: root, WorkDir: work, Out: out, Baseline: true,
+	opts := Options{MirrorRoot: root, WorkDir: work, Out: out, Baseline: true, Explain: 2,
 		Open:     hone.Options{CacheDir: filepath.Join(work, "cache")},
 		Progress: func(e Event) { events = append(events, e) }}
 	ctx := context.Background()
@@ -151,6 +151,10 @@ func TestBenchEndToEnd(t *testing.T) {
 		}
 		if len(p.Ranked) == 0 || p.Cycles < 1 || p.Stopped == "" || p.Baseline == nil || len(p.Baseline.Ranked) == 0 {
 			t.Errorf("prediction %+v is incomplete", p)
+		}
+		// --explain 2: the reasons of the first two ranked files, of the default run only.
+		if want := min(2, len(p.Ranked)); len(p.Reasons) != want || p.Reasons[0] == "" || len(p.Baseline.Reasons) != 0 {
+			t.Errorf("%s: reasons %q (baseline %q), want %d of the default run", p.ID, p.Reasons, p.Baseline.Reasons, want)
 		}
 	}
 	if preds[0].Checkout != "fresh" || preds[1].Checkout != "switch" {

@@ -69,7 +69,11 @@ type Run struct {
 	Ranked []string `json:"ranked_files"`
 	// Scores are the relevance of the first ScoredFiles ranked files, in
 	// the same order, so that a selection rule can be studied offline.
-	Scores     []float64      `json:"scores,omitempty"`
+	Scores []float64 `json:"scores,omitempty"`
+	// Reasons are the evaluator's reasons for the first Options.Explain
+	// ranked files, in the same order, so that the signals behind a ranking
+	// can be studied offline.
+	Reasons    []string       `json:"reasons,omitempty"`
 	Files      []string       `json:"files"`
 	Cycles     int            `json:"cycles"`
 	Stopped    string         `json:"stopped"`
@@ -129,6 +133,9 @@ type Options struct {
 	Baseline bool
 	// Ablate runs the ablation ladder (see Ladder) for every instance.
 	Ablate bool
+	// Explain writes the reasons of the first Explain ranked files of
+	// hone's default retrieval.
+	Explain int
 	// Open are the options of hone.Open; CacheDir "" means WorkDir/index.
 	Open hone.Options
 	// Configure, when set, adjusts the options of hone's default retrieval
@@ -512,7 +519,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			return fail(err)
 		}
 	}
-	r, err := retrieve(ctx, repo, in.Problem, ro)
+	r, err := retrieve(ctx, repo, in.Problem, ro, p.opts.Explain)
 	if err != nil {
 		return fail(err)
 	}
@@ -521,7 +528,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	}
 	pr.Run = *r
 	if p.opts.Baseline || p.opts.Ablate {
-		if pr.Baseline, err = retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: true}); err != nil {
+		if pr.Baseline, err = retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: true}, 0); err != nil {
 			return fail(fmt.Errorf("baseline: %w", err))
 		}
 	}
@@ -532,7 +539,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			last-- // the full rung is the default run
 		}
 		for _, rung := range Ladder[1 : last+1] {
-			r, err := retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off})
+			r, err := retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off}, 0)
 			if err != nil {
 				return fail(fmt.Errorf("ablation %s: %w", rung.Key, err))
 			}
@@ -542,7 +549,9 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	return pr
 }
 
-func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.RetrieveOptions) (*Run, error) {
+// retrieve runs one retrieval; explain is how many of the ranked files have
+// their reason written.
+func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.RetrieveOptions, explain int) (*Run, error) {
 	res, err := repo.Retrieve(ctx, task, ro)
 	if err != nil {
 		return nil, err
@@ -553,6 +562,9 @@ func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.Retriev
 		r.Ranked = append(r.Ranked, e.Path)
 		if i < ScoredFiles {
 			r.Scores = append(r.Scores, math.Round(e.Relevance*1000)/1000)
+		}
+		if i < explain {
+			r.Reasons = append(r.Reasons, e.Reason)
 		}
 	}
 	for _, e := range res.Files {

@@ -27,6 +27,7 @@ type benchFlags struct {
 	only       []string
 	baseline   bool
 	ablate     bool
+	explain    int
 	llm        llmFlags
 }
 
@@ -66,6 +67,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl.StringSliceVar(&f.only, "only", nil, "run only these instance ids (comma-separated)")
 	fl.BoolVar(&f.baseline, "baseline", false, "also run the baseline (BM25F over the task's plain words) and print it beside")
 	fl.BoolVar(&f.ablate, "ablate", false, "run the ablation ladder: baseline, then one feature added per row")
+	fl.IntVar(&f.explain, "explain", 0, "write the evaluator's reasons for the first N ranked files of each instance")
 	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
@@ -74,8 +76,8 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	if f.mirrorRoot == "" {
 		return usageError{fmt.Errorf("--mirror-root is required")}
 	}
-	if f.workers < 1 || f.limit < 0 {
-		return usageError{fmt.Errorf("--workers must be positive and --limit not negative")}
+	if f.workers < 1 || f.limit < 0 || f.explain < 0 {
+		return usageError{fmt.Errorf("--workers must be positive, --limit and --explain not negative")}
 	}
 	if f.out == "" {
 		return usageError{fmt.Errorf("--out must name a file")}
@@ -96,7 +98,7 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	log := f.logger(stderr)
 	opts := bench.Options{
 		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
-		Baseline: f.baseline, Ablate: f.ablate, Logger: log,
+		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, Logger: log,
 		Open: hone.Options{CacheDir: f.cacheDir, NoCache: f.noCache, MaxFileSize: f.maxFileSize,
 			IncludeVendored: f.includeVendored, Logger: log},
 	}
