@@ -567,12 +567,18 @@ func (ix *Index) Defining(name string) []ID {
 
 // Referencing returns the files that reference name (calls, types, imports);
 // for a dotted name, its last part.
-func (ix *Index) Referencing(name string) []ID {
+func (ix *Index) Referencing(name string) []ID { return slices.Clone(ix.referencing(name)) }
+
+// ReferencingCount returns len(Referencing(name)) without copying the list.
+func (ix *Index) ReferencingCount(name string) int { return len(ix.referencing(name)) }
+
+// referencing is Referencing's lookup; the slice is the index's own.
+func (ix *Index) referencing(name string) []ID {
 	if ids := ix.refs.get(name); len(ids) > 0 {
-		return slices.Clone(ids)
+		return ids
 	}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return slices.Clone(ix.refs.get(name[i+1:]))
+		return ix.refs.get(name[i+1:])
 	}
 	return nil
 }

@@ -177,6 +177,11 @@ func TestDefining(t *testing.T) {
 	if got := paths(ix, ix.Referencing("pkg.utils.escape")); !slices.Equal(got, []string{"src/pkg/models/query.py"}) {
 		t.Errorf("Referencing(pkg.utils.escape) = %v", got)
 	}
+	for _, name := range []string{"QuerySet", "pkg.utils.escape", "NoSuchName"} {
+		if n, want := ix.ReferencingCount(name), len(ix.Referencing(name)); n != want {
+			t.Errorf("ReferencingCount(%s) = %d, want %d", name, n, want)
+		}
+	}
 }
 
 // TestEncodeRoundTrip checks that tags, imports and the graph survive the

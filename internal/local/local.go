@@ -732,7 +732,7 @@ func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses m
 		}
 		damp := 1.0
 		if len(uses[d.Name]) > 0 {
-			damp = hub(len(e.ix.Referencing(d.Name)))
+			damp = hub(e.ix.ReferencingCount(d.Name))
 		}
 		for _, peer := range uses[d.Name] {
 			if r := relevant[peer]; peer != j.id && !users[peer] {
