@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -58,12 +59,19 @@ func (s *Server) Handler() http.Handler {
 }
 
 func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
+	return serveUntil(ctx, ln, s.Handler(), ShutdownGrace, s.log)
+}
+
+// serveUntil serves h on ln until ctx is done, then shuts down: requests in
+// flight get grace to finish, and connections still open after it are
+// closed.
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger) error {
 	// Requests run under base, which shutdown cancels: a client's open
 	// event stream (a long-lived GET) ends then instead of holding the
 	// shutdown until its grace period runs out.
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil,
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil,
 		BaseContext: func(net.Listener) context.Context { return base }}
 	srv.RegisterOnShutdown(cancelBase)
 	errc := make(chan error, 1)
@@ -73,11 +81,11 @@ func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("mcpserver: %w", err)
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownGrace)
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
 		// A handler that ignores its cancelled context: close what is left.
-		s.log.Warn("hone mcp: connections still open after the grace period; closing them", "grace", ShutdownGrace)
+		log.Warn("hone mcp: connections still open after the grace period; closing them", "grace", grace)
 		if err := srv.Close(); err != nil {
 			return fmt.Errorf("mcpserver: close: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -498,5 +499,49 @@ func TestServeStdio(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("Serve did not return after the client left")
+	}
+}
+
+// A handler that ignores its cancelled context cannot hold the server past
+// the grace period: its connection is closed and serving ends cleanly.
+func TestServeUntilClosesAfterGrace(t *testing.T) {
+	ln, err := listenLoopback()
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	stubborn := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release // ignores r.Context()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveUntil(ctx, ln, stubborn, 50*time.Millisecond, discardLogger()) }()
+	reqErr := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		reqErr <- err
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serveUntil: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("serveUntil still running 5 s after a 50 ms grace")
+	}
+	select {
+	case err := <-reqErr:
+		if err == nil {
+			t.Error("the stubborn request got a response; want its connection closed")
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the stubborn request is still open after the server closed")
 	}
 }
