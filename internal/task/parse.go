@@ -31,6 +31,7 @@ type parser struct {
 
 	// State carried from one line to the next.
 	pyFrame  bool   // the previous line was a Python frame: this one is its source line
+	ipyFrame bool   // the previous line was an IPython frame or one of its numbered source lines
 	goFunc   string // the previous line looked like a Go frame's function
 	rustFunc string // the previous line was a numbered Rust backtrace function
 }
@@ -132,6 +133,16 @@ func (p *parser) run(text string) {
 			blank = false
 			continue
 		}
+		if i != title && looseCode(line) {
+			// An unfenced reproducer line: it and what follows indented
+			// under it are a code block.
+			if !indented {
+				flush()
+			}
+			block, indented = append(block, line), true
+			blank = false
+			continue
+		}
 		if indented {
 			flush()
 		}
@@ -179,7 +190,9 @@ func isIndented(line string) bool {
 	return strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
 }
 
-func (p *parser) resetLineState() { p.pyFrame, p.goFunc, p.rustFunc = false, "", "" }
+func (p *parser) resetLineState() {
+	p.pyFrame, p.ipyFrame, p.goFunc, p.rustFunc = false, false, "", ""
+}
 
 // codeBlock parses the lines of a fenced or indented block.
 func (p *parser) codeBlock(lines []string) {

@@ -33,6 +33,8 @@ var (
 	panicRE = regexp.MustCompile(`^\s*(?:thread '[^']*' panicked at\s*(.*)|panic:\s+(.*)|fatal error:\s+(.*))$`)
 	// generic path:LINE in output: basic/test_basic.py:80: ValueError, src/foo.c:12:5: error
 	locationRE = regexp.MustCompile(`((?:[A-Za-z]:)?[\w.~\-/\\@+$]*[\w\-~$]\.[A-Za-z][A-Za-z0-9+]{0,9}):(\d+)`)
+	// the numbered source lines IPython prints under a frame: "---> 86     return x", "     85  else:"
+	ipySourceRE = regexp.MustCompile(`^\s*(?:-*>\s*)?\d+(?:\s|$)`)
 	// traceback boilerplate lines that carry no term
 	traceNoiseRE = regexp.MustCompile(`^\s*(?:Traceback \(most recent call last\):|The above exception was the direct cause of the following exception:|During handling of the above exception, another exception occurred:|goroutine \d+ \[[^\]]*\]:|stack backtrace:|Stack trace:|note: run with .RUST_BACKTRACE.*|\.\.\. \d+ more|\[Previous line repeated \d+ more times?\]|={3,}(?:\s.*?\s={3,})?|-{3,}|_{3,}\s*(.*?)\s*_{3,})\s*$`)
 )
@@ -41,7 +43,7 @@ var (
 // it reports whether the line was consumed. next is the following line ("" at
 // the end); f scales the weights.
 func (p *parser) traceLine(line, next string, f float64) bool {
-	pyFrame, goFunc, rustFunc := p.pyFrame, p.goFunc, p.rustFunc
+	pyFrame, ipyFrame, goFunc, rustFunc := p.pyFrame, p.ipyFrame, p.goFunc, p.rustFunc
 	p.resetLineState()
 	t := strings.TrimSpace(line)
 	if t == "" {
@@ -58,11 +60,22 @@ func (p *parser) traceLine(line, next string, f float64) bool {
 		// The numbered source lines that follow are read as code.
 		fn, _, _ := strings.Cut(m[3], "(")
 		p.frame(Frame{File: cleanFramePath(m[1]), Line: n, Func: fn}, f, "py")
+		p.ipyFrame = true
 		return true
 	}
 	if m := match(ipyOldFrameRE, line, ".py in "); m != nil {
 		p.frame(Frame{File: cleanFramePath(m[1]), Func: m[2]}, f, "py")
+		p.ipyFrame = true
 		return true
+	}
+	if ipyFrame {
+		if loc := ipySourceRE.FindStringIndex(line); loc != nil {
+			// A numbered source line under an IPython frame: code of the
+			// trace, like the line Python prints under its frame.
+			p.words(line[loc[1]:], f*TraceCodeWeight, f*TraceCodeWeight, OriginTrace, OriginTrace)
+			p.ipyFrame = true
+			return true
+		}
 	}
 	if pyFrame && !strings.HasPrefix(t, "File ") {
 		// The source line Python prints under its frame.
