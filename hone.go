@@ -96,7 +96,8 @@ type Features struct {
 	// TaskParsing: keywords are the task's plain words, no identifiers,
 	// paths, traces or weights.
 	TaskParsing bool `json:"task_parsing,omitempty"`
-	// Symbols: no anchors from definitions, paths, modules or traces.
+	// Symbols: no anchors from definitions, paths, modules or traces, and
+	// no focus (the task's words held by one definition).
 	Symbols bool `json:"symbols,omitempty"`
 	// Links: no import and definition-use links between files.
 	Links bool `json:"links,omitempty"`
@@ -292,7 +293,8 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 			NoAssociations: opts.Off.Associations}),
 		opts: lo,
 	}
-	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links})
+	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links,
+		NoFocus: opts.Off.Symbols})
 	if opts.Evaluator != nil {
 		w.evaluator = opts.Evaluator
 	}

@@ -14,6 +14,9 @@
 //	          compare across cycles
 //	coverage  WeightCoverage × (share of the task's keyword weight the file
 //	          has; a variant, association or synonym counts for its word)
+//	focus     WeightFocus × (share of the task's keyword weight that the
+//	          file's best definition holds, read from the file: a function
+//	          with all the task's words beats a module that spreads them out)
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
 //	          the error), a dotted module path resolves to it (WeightModule),
@@ -178,6 +181,8 @@ type Options struct {
 	// NoCompetition turns the competition penalty off: each file's
 	// relevance is its own evidence alone.
 	NoCompetition bool
+	// NoFocus turns the focus signal off (for ablation).
+	NoFocus bool
 }
 
 // Evaluator judges candidates of one task. Build one per retrieval with New
@@ -221,6 +226,8 @@ type Evaluator struct {
 	leader string
 	led    bool
 	scores map[string]plainScore
+	// focusOf caches each judged file's focus (see focus.go).
+	focusOf map[index.ID]focused
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -257,6 +264,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.best = e.bestScore(e.query)
 	e.bestWith = map[string]float64{}
 	e.scores = map[string]plainScore{}
+	e.focusOf = map[index.ID]focused{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleStems = map[string]string{}
@@ -603,6 +611,14 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	}
 	for _, s := range j.signals {
 		j.base += s.value
+	}
+	// Focus reads the file again: only for files whose other evidence
+	// could place them among the strongest.
+	if !e.opts.NoFocus && j.base >= FocusFloor {
+		if f := e.focus(j.id); f.share > 0 {
+			add(focusLabel(f), WeightFocus*f.share)
+			j.base += j.signals[len(j.signals)-1].value
+		}
 	}
 }
 

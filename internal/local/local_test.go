@@ -358,12 +358,13 @@ func TestEvaluateCompetition(t *testing.T) {
 	const text = "Fix login in app/api/views.py"
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
 	in := loop.EvalInput{Task: text, Cycle: 1, Candidates: candidates(views, throttle)}
-	alone, _ := newEval(t, ix, text, Options{NoCompetition: true})
+	// Focus off: the fixture's throttle.py must stay below CompetitionFloor.
+	alone, _ := newEval(t, ix, text, Options{NoCompetition: true, NoFocus: true})
 	plainViews, plainThrottle := evalOne(t, alone, in, views), evalOne(t, alone, in, throttle)
 	if plainViews.Relevance <= plainThrottle.Relevance {
 		t.Fatalf("fixture: %s (%v) should lead %s (%v)", views, plainViews.Relevance, throttle, plainThrottle.Relevance)
 	}
-	e, _ := newEval(t, ix, text, Options{})
+	e, _ := newEval(t, ix, text, Options{NoFocus: true})
 	evs, err := e.Evaluate(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

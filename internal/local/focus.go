@@ -1,0 +1,138 @@
+package local
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/tokenize"
+)
+
+// Focus: the BM25F and coverage signals see a file as one bag of words, so
+// a long module that says each of the task's words somewhere scores like a
+// short one that says them all in one function. Focus reads the file again
+// and cuts it at its definitions (each function, method or class runs to
+// the next definition; the text before the first is the file's head): the
+// share of the task's keyword weight that the best of these pieces holds is
+// how concentrated the match is. The function the bug lives in tends to
+// hold the task's words together.
+const (
+	// WeightFocus scales the share of the task's keyword weight held by
+	// the file's best definition.
+	WeightFocus = 0.25
+	// MaxFocusBytes: larger files are not read again (their focus is 0).
+	MaxFocusBytes = 1 << 20
+	// FocusFloor: files whose other evidence (before links) sums to less
+	// are not read again: focus could not lift them among the strongest.
+	FocusFloor = 0.3
+)
+
+// focused is the focus of one file: the share of the task's keyword weight
+// its best piece holds, that piece's definition ("" for the file's head or
+// a file without definitions) and the number of task terms in it.
+type focused struct {
+	share float64
+	def   string
+	terms int
+}
+
+// focus returns the focus of file id, computed once per evaluator.
+func (e *Evaluator) focus(id index.ID) focused {
+	e.mu.Lock()
+	f, ok := e.focusOf[id]
+	e.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = e.computeFocus(id)
+	e.mu.Lock()
+	e.focusOf[id] = f
+	e.mu.Unlock()
+	return f
+}
+
+func (e *Evaluator) computeFocus(id index.ID) focused {
+	if e.taskTotal <= 0 {
+		return focused{}
+	}
+	file := e.ix.File(id)
+	full := filepath.Join(e.ix.Root(), filepath.FromSlash(file.Path))
+	st, err := os.Stat(full)
+	if err != nil || st.Size() > MaxFocusBytes || !st.Mode().IsRegular() {
+		return focused{} // unreadable or too large: no focus, no error (the index judged it readable before)
+	}
+	text, err := os.ReadFile(full)
+	if err != nil {
+		return focused{}
+	}
+	// Piece boundaries: the lines where definitions start, in order.
+	type start struct {
+		line int
+		name string
+	}
+	starts := []start{{1, ""}}
+	for _, d := range file.Defs {
+		name := d.Name
+		if d.Parent != "" {
+			name = d.Parent + "." + d.Name
+		}
+		starts = append(starts, start{d.Line, name})
+	}
+	sort.SliceStable(starts, func(a, b int) bool { return starts[a].line < starts[b].line })
+	var best focused
+	var sc tokenize.Scanner
+	off, line := 0, 1
+	for i, s := range starts {
+		if i+1 < len(starts) && starts[i+1].line <= s.line {
+			continue // another definition starts on the same line: the piece is the last one's
+		}
+		from, l := advance(text, off, line, s.line)
+		end := len(text)
+		if i+1 < len(starts) {
+			end, l = advance(text, from, l, starts[i+1].line)
+		}
+		off, line = end, l
+		seen := map[string]bool{}
+		share := 0.0
+		sc.Terms(string(text[from:end]), func(t string) {
+			if w, ok := e.taskTerms[t]; ok && !seen[t] {
+				seen[strings.Clone(t)] = true // the Scanner reuses t's bytes
+				share += w
+			}
+		})
+		if share > best.share {
+			best = focused{share: share, def: s.name, terms: len(seen)}
+		}
+		if end >= len(text) {
+			break
+		}
+	}
+	best.share /= e.taskTotal
+	return best
+}
+
+// advance returns the byte offset of line target, counting from offset off
+// at line line, and the line reached (len(text) when the text ends first).
+func advance(text []byte, off, line, target int) (int, int) {
+	for line < target && off < len(text) {
+		j := bytes.IndexByte(text[off:], '\n')
+		if j < 0 {
+			return len(text), line
+		}
+		off += j + 1
+		line++
+	}
+	return off, line
+}
+
+// focusLabel describes a file's focus in a reason.
+func focusLabel(f focused) string {
+	if f.def == "" {
+		return fmt.Sprintf("one part holds %d task terms", f.terms)
+	}
+	return fmt.Sprintf("%s holds %d task terms", f.def, f.terms)
+}

@@ -1,0 +1,107 @@
+package local
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone/internal/testrepo"
+	"github.com/hone-dev/hone/loop"
+)
+
+// Focus is the share of the task's keyword weight that a file's best
+// definition holds: words together in one function beat the same words
+// spread over a module.
+func TestFocus(t *testing.T) {
+	ix := testrepo.Index(t, map[string]string{
+		"shop/together.py": "import os\n\n\ndef other():\n    return 1\n\n\n" +
+			"def apply_coupon(cart, coupon):\n    discount = coupon.percent\n    return cart.shipping - discount\n",
+		"shop/spread.py": "def one(cart):\n    return cart\n\n\ndef two(coupon):\n    return coupon\n\n\n" +
+			"def three(discount):\n    return discount\n\n\ndef four(shipping):\n    return shipping\n",
+		"shop/head.py":  "# cart coupon discount shipping, all before any definition\nX = 1\n\n\ndef f():\n    pass\n",
+		"shop/none.txt": "nothing about it",
+	})
+	const text = "Coupon discount applied to cart shipping"
+	e, tk := newEval(t, ix, text, Options{})
+	total := 0.0
+	for _, k := range tk.Keywords {
+		total += k.Weight
+	}
+	weight := func(words ...string) float64 {
+		w := 0.0
+		for _, k := range tk.Keywords {
+			for _, x := range words {
+				if k.Text == x {
+					w += k.Weight
+				}
+			}
+		}
+		return w / total
+	}
+	focusOf := func(p string) focused {
+		id, ok := ix.Lookup(p)
+		if !ok {
+			t.Fatalf("%s not indexed", p)
+		}
+		return e.focus(id)
+	}
+	tests := []struct {
+		path  string
+		share float64
+		def   string
+	}{
+		{"shop/together.py", weight("coupon", "discount", "cart", "shipping"), "apply_coupon"},
+		{"shop/spread.py", weight("cart"), "one"}, // each piece holds one title word: the first of the equals
+		{"shop/head.py", weight("coupon", "discount", "cart", "shipping"), ""},
+		{"shop/none.txt", 0, ""},
+	}
+	for _, tt := range tests {
+		got := focusOf(tt.path)
+		if math.Abs(got.share-tt.share) > 1e-9 || got.def != tt.def {
+			t.Errorf("focus(%s) = %+v, want share %v in %q", tt.path, got, tt.share, tt.def)
+		}
+	}
+	if got := focusLabel(focusOf("shop/together.py")); got != "apply_coupon holds 4 task terms" {
+		t.Errorf("label = %q", got)
+	}
+	ev := evalOne(t, e, loopInput(text, "shop/together.py", "shop/spread.py"), "shop/together.py")
+	if !strings.Contains(ev.Reason, "apply_coupon holds 4 task terms:+") {
+		t.Errorf("reason %q does not show the focus", ev.Reason)
+	}
+	off, _ := newEval(t, ix, text, Options{NoFocus: true})
+	if ev := evalOne(t, off, loopInput(text, "shop/together.py"), "shop/together.py"); strings.Contains(ev.Reason, "holds") {
+		t.Errorf("NoFocus: reason %q shows a focus", ev.Reason)
+	}
+}
+
+// A file that vanished or grew too large since indexing has no focus, and
+// judging it does not fail.
+func TestFocusUnreadable(t *testing.T) {
+	ix := testrepo.Index(t, map[string]string{
+		"a/gone.py":  "def coupon_discount():\n    pass\n",
+		"a/large.py": "def coupon_discount():\n    pass\n",
+	})
+	if err := os.Remove(filepath.Join(ix.Root(), "a", "gone.py")); err != nil {
+		t.Fatal(err)
+	}
+	big := "def coupon_discount():\n" + strings.Repeat("    x = 1\n", MaxFocusBytes/10+1)
+	if err := os.WriteFile(filepath.Join(ix.Root(), "a", "large.py"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := newEval(t, ix, "coupon discount", Options{})
+	for _, p := range []string{"a/gone.py", "a/large.py"} {
+		id, _ := ix.Lookup(p)
+		if f := e.focus(id); f != (focused{}) {
+			t.Errorf("focus(%s) = %+v, want none", p, f)
+		}
+		if ev := evalOne(t, e, loopInput("coupon discount", p), p); ev.Relevance <= 0 {
+			t.Errorf("%s judged %v, want its other signals to count", p, ev.Relevance)
+		}
+	}
+}
+
+func loopInput(task string, paths ...string) loop.EvalInput {
+	return loop.EvalInput{Task: task, Cycle: 1, Candidates: candidates(paths...)}
+}
