@@ -9,8 +9,10 @@
 //
 //  1. Clean-up. Invalid UTF-8 is replaced, line ends and zero-width spaces
 //     normalised, HTML comments (issue templates) removed, and only the first
-//     MaxParseBytes are read. The text is cut into lines; ``` and ~~~ fences and
-//     indented blocks are code, everything else prose. Environment sections
+//     MaxParseBytes are read. The text is cut into lines; ``` and ~~~ fences,
+//     indented blocks and unfenced reproducer lines (">>> " prompts, imports,
+//     definitions, assignments and calls that do not read as a sentence: see
+//     loose.go) are code, everything else prose. Environment sections
 //     ("#### Versions", "**Environment**") are skipped to the next heading, and
 //     template checklist items ("- [x] I have searched ...") are dropped.
 //  2. Traces. Every line is first tried as a stack-trace frame (Python, Java,
