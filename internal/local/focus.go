@@ -19,11 +19,15 @@ import (
 // the next definition; the text before the first is the file's head): the
 // share of the task's keyword weight that the best of these pieces holds is
 // how concentrated the match is. The function the bug lives in tends to
-// hold the task's words together.
+// hold the task's words together. The title, the gist of an issue, gets a
+// focus of its own: the share of the title's words that one piece holds.
 const (
 	// WeightFocus scales the share of the task's keyword weight held by
 	// the file's best definition.
 	WeightFocus = 0.25
+	// WeightTitleFocus scales the share of the title's keyword weight held
+	// by the file's best definition for them.
+	WeightTitleFocus = 0.2
 	// MaxFocusBytes: larger files are not read again (their focus is 0).
 	MaxFocusBytes = 1 << 20
 	// FocusFloor: files whose other evidence (before links) sums to less
@@ -31,10 +35,16 @@ const (
 	FocusFloor = 0.3
 )
 
-// focused is the focus of one file: the share of the task's keyword weight
-// its best piece holds, that piece's definition ("" for the file's head or
-// a file without definitions) and the number of task terms in it.
+// focused is the focus of one file, for the task's words and for the
+// title's.
 type focused struct {
+	all, title piece
+}
+
+// piece is the best piece of a file for a set of words: the share of their
+// weight it holds, its definition ("" for the file's head or a file without
+// definitions) and the number of the words in it.
+type piece struct {
 	share float64
 	def   string
 	terms int
@@ -85,6 +95,7 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 	sort.SliceStable(starts, func(a, b int) bool { return starts[a].line < starts[b].line })
 	var best focused
 	var sc tokenize.Scanner
+	seen := map[string]bool{}
 	off, line := 0, 1
 	for i, s := range starts {
 		if i+1 < len(starts) && starts[i+1].line <= s.line {
@@ -96,22 +107,35 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 			end, l = advance(text, from, l, starts[i+1].line)
 		}
 		off, line = end, l
-		seen := map[string]bool{}
-		share := 0.0
+		clear(seen)
+		var all, title piece
 		sc.Terms(string(text[from:end]), func(t string) {
 			if w, ok := e.taskTerms[t]; ok && !seen[t] {
 				seen[strings.Clone(t)] = true // the Scanner reuses t's bytes
-				share += w
+				all.share += w
+				all.terms++
+				if e.titleTerms[t] {
+					title.share += w
+					title.terms++
+				}
 			}
 		})
-		if share > best.share {
-			best = focused{share: share, def: s.name, terms: len(seen)}
+		if all.share > best.all.share {
+			all.def = s.name
+			best.all = all
+		}
+		if title.share > best.title.share {
+			title.def = s.name
+			best.title = title
 		}
 		if end >= len(text) {
 			break
 		}
 	}
-	best.share /= e.taskTotal
+	best.all.share /= e.taskTotal
+	if e.titleTotal > 0 {
+		best.title.share /= e.titleTotal
+	}
 	return best
 }
 
@@ -129,10 +153,11 @@ func advance(text []byte, off, line, target int) (int, int) {
 	return off, line
 }
 
-// focusLabel describes a file's focus in a reason.
-func focusLabel(f focused) string {
-	if f.def == "" {
-		return fmt.Sprintf("one part holds %d task terms", f.terms)
+// label describes a piece in a reason; what names the words ("task terms",
+// "title words").
+func (p piece) label(what string) string {
+	if p.def == "" {
+		return fmt.Sprintf("one part holds %d %s", p.terms, what)
 	}
-	return fmt.Sprintf("%s holds %d task terms", f.def, f.terms)
+	return fmt.Sprintf("%s holds %d %s", p.def, p.terms, what)
 }

@@ -58,12 +58,12 @@ func TestFocus(t *testing.T) {
 		{"shop/none.txt", 0, ""},
 	}
 	for _, tt := range tests {
-		got := focusOf(tt.path)
+		got := focusOf(tt.path).all
 		if math.Abs(got.share-tt.share) > 1e-9 || got.def != tt.def {
 			t.Errorf("focus(%s) = %+v, want share %v in %q", tt.path, got, tt.share, tt.def)
 		}
 	}
-	if got := focusLabel(focusOf("shop/together.py")); got != "apply_coupon holds 4 task terms" {
+	if got := focusOf("shop/together.py").all.label("task terms"); got != "apply_coupon holds 4 task terms" {
 		t.Errorf("label = %q", got)
 	}
 	ev := evalOne(t, e, loopInput(text, "shop/together.py", "shop/spread.py"), "shop/together.py")
@@ -73,6 +73,31 @@ func TestFocus(t *testing.T) {
 	off, _ := newEval(t, ix, text, Options{NoFocus: true})
 	if ev := evalOne(t, off, loopInput(text, "shop/together.py"), "shop/together.py"); strings.Contains(ev.Reason, "holds") {
 		t.Errorf("NoFocus: reason %q shows a focus", ev.Reason)
+	}
+}
+
+// The title gets a focus of its own: the share of the title's words that
+// one definition holds, whatever the body adds.
+func TestTitleFocus(t *testing.T) {
+	ix := testrepo.Index(t, map[string]string{
+		"shop/cart.py": "def refund_coupon(coupon):\n    return coupon.refund\n\n\n" +
+			"def render_receipt(cart, currency, locale, amount):\n    return cart, currency, locale, amount\n",
+	})
+	const text = "Coupon refund fails\nThe receipt shows the cart amount in the wrong currency and locale."
+	e, tk := newEval(t, ix, text, Options{})
+	id, _ := ix.Lookup("shop/cart.py")
+	f := e.focus(id)
+	// The body's words outweigh the title's in render_receipt; the title's
+	// words are all in refund_coupon.
+	if f.all.def != "render_receipt" || f.title.def != "refund_coupon" {
+		t.Fatalf("focus = %+v, want all in render_receipt and title in refund_coupon (keywords %v)", f, tk.Keywords)
+	}
+	if math.Abs(f.title.share-2.0/3) > 1e-9 || f.title.terms != 2 {
+		t.Errorf("title focus = %+v, want 2/3 of the title's weight (coupon and refund of coupon, refund, fails)", f.title)
+	}
+	ev := evalOne(t, e, loopInput(text, "shop/cart.py"), "shop/cart.py")
+	if !strings.Contains(ev.Reason, "refund_coupon holds 2 title words:+") {
+		t.Errorf("reason %q does not show the title's focus", ev.Reason)
 	}
 }
 
@@ -104,4 +129,14 @@ func TestFocusUnreadable(t *testing.T) {
 
 func loopInput(task string, paths ...string) loop.EvalInput {
 	return loop.EvalInput{Task: task, Cycle: 1, Candidates: candidates(paths...)}
+}
+
+// A one-line task is all title: its focus is not counted twice.
+func TestTitleFocusNeedsABody(t *testing.T) {
+	ix := testrepo.Index(t, map[string]string{"shop/cart.py": "def refund_coupon(coupon):\n    return coupon.refund\n"})
+	e, _ := newEval(t, ix, "Coupon refund fails", Options{})
+	id, _ := ix.Lookup("shop/cart.py")
+	if f := e.focus(id); f.all.share == 0 || f.title != (piece{}) {
+		t.Errorf("focus = %+v, want a focus and no title focus", f)
+	}
 }

@@ -16,7 +16,8 @@
 //	          has; a variant, association or synonym counts for its word)
 //	focus     WeightFocus × (share of the task's keyword weight that the
 //	          file's best definition holds, read from the file: a function
-//	          with all the task's words beats a module that spreads them out)
+//	          with all the task's words beats a module that spreads them out),
+//	          and WeightTitleFocus × the same for the title's words
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
 //	          the error), a dotted module path resolves to it (WeightModule),
@@ -206,6 +207,10 @@ type Evaluator struct {
 	maxWeight float64
 	// titleWords are the words of the task's title, lower-cased.
 	titleWords map[string]bool
+	// titleTerms are the task keywords the title holds, and titleTotal
+	// their weight (for the title's focus).
+	titleTerms map[string]bool
+	titleTotal float64
 	// titleStems maps the stems of the title's plain words to the words.
 	titleStems map[string]string
 	// lastFrame is the Order of the frame nearest the error.
@@ -267,6 +272,18 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.focusOf = map[index.ID]focused{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
+	e.titleTerms = map[string]bool{}
+	tokenize.Terms(t.Title, func(w string) {
+		if tw, ok := e.taskTerms[w]; ok && !e.titleTerms[w] {
+			e.titleTerms[w] = true
+			e.titleTotal += tw
+		}
+	})
+	if e.titleTotal >= e.taskTotal*0.999 {
+		// A task that is all title (one line) has no gist apart from its
+		// words: the title's focus would count the focus twice.
+		e.titleTerms, e.titleTotal = nil, 0
+	}
 	e.titleStems = map[string]string{}
 	tokenize.Terms(t.Title, func(w string) {
 		if len(w) >= 3 && !tokenize.IsStopWord(w) && !strings.ContainsAny(w, "._-") {
@@ -615,9 +632,16 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	// Focus reads the file again: only for files whose other evidence
 	// could place them among the strongest.
 	if !e.opts.NoFocus && j.base >= FocusFloor {
-		if f := e.focus(j.id); f.share > 0 {
-			add(focusLabel(f), WeightFocus*f.share)
-			j.base += j.signals[len(j.signals)-1].value
+		f := e.focus(j.id)
+		for _, c := range []struct {
+			p    piece
+			w    float64
+			what string
+		}{{f.all, WeightFocus, "task terms"}, {f.title, WeightTitleFocus, "title words"}} {
+			if v := c.w * c.p.share; v > 0.0005 {
+				add(c.p.label(c.what), v)
+				j.base += v
+			}
 		}
 	}
 }
