@@ -16,7 +16,8 @@ import (
 // a long module that says each of the task's words somewhere scores like a
 // short one that says them all in one function. Focus reads the file again
 // and cuts it at its definitions (each function, method or class runs to
-// the next definition; the text before the first is the file's head): the
+// the next definition; the text before the first is the file's head; a file
+// without definitions, prose or data, has no focus): the
 // share of the task's keyword weight that the best of these pieces holds is
 // how concentrated the match is. The function the bug lives in tends to
 // hold the task's words together. The title, the gist of an issue, gets a
@@ -70,6 +71,9 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 		return focused{}
 	}
 	file := e.ix.File(id)
+	if len(file.Defs) == 0 {
+		return focused{} // one piece: its focus would be its coverage, counted again
+	}
 	full := filepath.Join(e.ix.Root(), filepath.FromSlash(file.Path))
 	st, err := os.Stat(full)
 	if err != nil || st.Size() > MaxFocusBytes || !st.Mode().IsRegular() {

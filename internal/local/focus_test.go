@@ -22,6 +22,7 @@ func TestFocus(t *testing.T) {
 			"def three(discount):\n    return discount\n\n\ndef four(shipping):\n    return shipping\n",
 		"shop/head.py":  "# cart coupon discount shipping, all before any definition\nX = 1\n\n\ndef f():\n    pass\n",
 		"shop/none.txt": "nothing about it",
+		"shop/notes.md": "# Notes\n\nThe cart coupon discount is applied before shipping.\n",
 	})
 	const text = "Coupon discount applied to cart shipping"
 	e, tk := newEval(t, ix, text, Options{})
@@ -55,7 +56,8 @@ func TestFocus(t *testing.T) {
 		{"shop/together.py", weight("coupon", "discount", "cart", "shipping"), "apply_coupon"},
 		{"shop/spread.py", weight("cart"), "one"}, // each piece holds one title word: the first of the equals
 		{"shop/head.py", weight("coupon", "discount", "cart", "shipping"), ""},
-		{"shop/none.txt", 0, ""},
+		{"shop/none.txt", 0, ""}, // no definitions: no pieces to tell apart
+		{"shop/notes.md", 0, ""},
 	}
 	for _, tt := range tests {
 		got := focusOf(tt.path).all

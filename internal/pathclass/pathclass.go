@@ -10,7 +10,7 @@
 //	       *.test.ts, *.spec.js, *_spec.rb, conftest.py
 //	docs:  a directory named doc, docs or documentation; *.md, *.rst, *.txt,
 //	       *.adoc; changelogs and release notes without a source extension
-//	       (CHANGELOG, HISTORY; history.py is code)
+//	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks
 package pathclass
 
@@ -78,7 +78,7 @@ func Of(p string) Kind {
 			return Test
 		}
 	}
-	if docExts[ext] || ext == "" && (strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history")) {
+	if docExts[ext] || (ext == "" || ext == ".old") && (strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history")) {
 		return Doc
 	}
 	for _, d := range dirs {

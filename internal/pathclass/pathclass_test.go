@@ -84,6 +84,7 @@ func TestOf(t *testing.T) {
 		{"CHANGES.rst", Doc},
 		{"HISTORY", Doc},
 		{"HISTORY.rst", Doc},
+		{"CHANGES.old", Doc},
 		// Code files whose names start like a changelog's are code.
 		{"IPython/core/history.py", Code},
 		{"app/changes.py", Code},
