@@ -103,12 +103,13 @@ func TestTitleFocus(t *testing.T) {
 	}
 }
 
-// A file that vanished or grew too large since indexing has no focus, and
-// judging it does not fail.
+// A file that vanished, grew too large or became a directory since
+// indexing has no focus, and judging it does not fail.
 func TestFocusUnreadable(t *testing.T) {
 	ix := testrepo.Index(t, map[string]string{
 		"a/gone.py":  "def coupon_discount():\n    pass\n",
 		"a/large.py": "def coupon_discount():\n    pass\n",
+		"a/dir.py":   "def coupon_discount():\n    pass\n",
 	})
 	if err := os.Remove(filepath.Join(ix.Root(), "a", "gone.py")); err != nil {
 		t.Fatal(err)
@@ -117,8 +118,15 @@ func TestFocusUnreadable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ix.Root(), "a", "large.py"), []byte(big), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A directory where a file was.
+	if err := os.Remove(filepath.Join(ix.Root(), "a", "dir.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ix.Root(), "a", "dir.py"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	e, _ := newEval(t, ix, "coupon discount", Options{})
-	for _, p := range []string{"a/gone.py", "a/large.py"} {
+	for _, p := range []string{"a/gone.py", "a/large.py", "a/dir.py"} {
 		id, _ := ix.Lookup(p)
 		if f := e.focus(id); f != (focused{}) {
 			t.Errorf("focus(%s) = %+v, want none", p, f)
@@ -140,5 +148,24 @@ func TestTitleFocusNeedsABody(t *testing.T) {
 	id, _ := ix.Lookup("shop/cart.py")
 	if f := e.focus(id); f.all.share == 0 || f.title != (piece{}) {
 		t.Errorf("focus = %+v, want a focus and no title focus", f)
+	}
+}
+
+// Broken encodings and Windows line ends read like any text: the pieces
+// still start at the definitions' lines.
+func TestFocusOddText(t *testing.T) {
+	ix := testrepo.Index(t, map[string]string{
+		"a/crlf.py":   "import os\r\n\r\ndef other():\r\n    return 1\r\n\r\ndef coupon_discount(coupon):\r\n    return coupon.discount\r\n",
+		"a/latin1.py": "# caf\xe9 \xff\xfe\n\ndef other():\n    return '\xe9'\n\ndef coupon_discount(coupon):\n    return coupon.discount\n",
+	})
+	e, _ := newEval(t, ix, "Coupon discount is lost\nThe discount of a coupon is not applied.", Options{})
+	for _, p := range []string{"a/crlf.py", "a/latin1.py"} {
+		id, ok := ix.Lookup(p)
+		if !ok {
+			t.Fatalf("%s not indexed", p)
+		}
+		if f := e.focus(id); f.all.def != "coupon_discount" || f.all.terms != 2 {
+			t.Errorf("focus(%s) = %+v, want coupon_discount with 2 task terms", p, f)
+		}
 	}
 }
