@@ -15,13 +15,13 @@ import (
 // Focus: the BM25F and coverage signals see a file as one bag of words, so
 // a long module that says each of the task's words somewhere scores like a
 // short one that says them all in one function. Focus reads the file again
-// and cuts it at its definitions (each function, method or class runs to
-// the next definition; the text before the first is the file's head; a file
-// without definitions, prose or data, has no focus): the
-// share of the task's keyword weight that the best of these pieces holds is
-// how concentrated the match is. The function the bug lives in tends to
-// hold the task's words together. The title, the gist of an issue, gets a
-// focus of its own: the share of the title's words that one piece holds.
+// and cuts it at its definitions: each function, method or class runs to
+// the next definition, and the text before the first is the file's head. A
+// file without definitions (prose, data) has no focus. The share of the
+// task's keyword weight that the best of these pieces holds is how
+// concentrated the match is: the function the bug lives in tends to hold
+// the task's words together. The title, the gist of an issue, gets a focus
+// of its own: the share of the title's words that one piece holds.
 const (
 	// WeightFocus scales the share of the task's keyword weight held by
 	// the file's best definition.
