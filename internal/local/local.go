@@ -273,10 +273,14 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleTerms = map[string]bool{}
+	e.titleStems = map[string]string{}
 	tokenize.Terms(t.Title, func(w string) {
 		if tw, ok := e.taskTerms[w]; ok && !e.titleTerms[w] {
 			e.titleTerms[w] = true
 			e.titleTotal += tw
+		}
+		if len(w) >= 3 && !tokenize.IsStopWord(w) && !strings.ContainsAny(w, "._-") {
+			e.titleStems[tokenize.Stem(w)] = w
 		}
 	})
 	if e.titleTotal >= e.taskTotal*0.999 {
@@ -284,12 +288,6 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 		// words: the title's focus would count the focus twice.
 		e.titleTerms, e.titleTotal = nil, 0
 	}
-	e.titleStems = map[string]string{}
-	tokenize.Terms(t.Title, func(w string) {
-		if len(w) >= 3 && !tokenize.IsStopWord(w) && !strings.ContainsAny(w, "._-") {
-			e.titleStems[tokenize.Stem(w)] = w
-		}
-	})
 	return e
 }
 
