@@ -12,21 +12,8 @@ import (
 	"testing"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
-
-// gitRun runs git in dir and returns its trimmed output.
-func gitRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
@@ -45,7 +32,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // mirror of it at root/acme+shop/repo; it returns the two commits.
 func synthMirror(t *testing.T, root string) (string, string) {
 	src := t.TempDir()
-	gitRun(t, src, "init", "-q", "-b", "main")
+	testrepo.Git(t, src, "init", "-q", "-b", "main")
 	writeFiles(t, src, map[string]string{
 		"shop/__init__.py": "",
 		"shop/cart.py": `class Cart:
@@ -78,10 +65,10 @@ def test_total_price():
 `,
 		"README.md": "# shop\nA tiny shop.\n",
 	})
-	gitRun(t, src, "add", "-A")
+	testrepo.Git(t, src, "add", "-A")
 	t.Setenv("GIT_COMMITTER_DATE", "2020-01-01T00:00:00Z")
-	gitRun(t, src, "commit", "-q", "-m", "one")
-	c1 := gitRun(t, src, "rev-parse", "HEAD")
+	testrepo.Git(t, src, "commit", "-q", "-m", "one")
+	c1 := testrepo.Git(t, src, "rev-parse", "HEAD")
 	writeFiles(t, src, map[string]string{
 		"shop/discount.py": `def apply_discount(price, coupon_code):
     """Apply a coupon discount code to a price."""
@@ -98,14 +85,14 @@ def test_total_price():
 	if err := os.Remove(filepath.Join(src, "README.md")); err != nil {
 		t.Fatal(err)
 	}
-	gitRun(t, src, "add", "-A")
+	testrepo.Git(t, src, "add", "-A")
 	t.Setenv("GIT_COMMITTER_DATE", "2021-01-01T00:00:00Z")
-	gitRun(t, src, "commit", "-q", "-m", "two")
-	c2 := gitRun(t, src, "rev-parse", "HEAD")
+	testrepo.Git(t, src, "commit", "-q", "-m", "two")
+	c2 := testrepo.Git(t, src, "rev-parse", "HEAD")
 	if err := os.MkdirAll(filepath.Join(root, "acme+shop"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	gitRun(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "acme+shop", "repo"))
+	testrepo.Git(t, root, "clone", "-q", "--bare", src, filepath.Join(root, "acme+shop", "repo"))
 	return c1, c2
 }
 

@@ -81,8 +81,9 @@ var crcTable = crc32.IEEETable
 // errStale marks a cache written by another format or extractor.
 var errStale = errors.New("index: cache is of another version")
 
-// cachePath returns the cache file for root.
-func cachePath(dir, root string) (string, error) {
+// CacheDir resolves hone's cache directory: dir if set, else
+// $HONE_CACHE_DIR, else the user cache directory's hone/.
+func CacheDir(dir string) (string, error) {
 	if dir == "" {
 		dir = os.Getenv("HONE_CACHE_DIR")
 	}
@@ -92,6 +93,15 @@ func cachePath(dir, root string) (string, error) {
 			return "", fmt.Errorf("index: no cache directory: %w", err)
 		}
 		dir = filepath.Join(ucd, "hone")
+	}
+	return dir, nil
+}
+
+// cachePath returns the cache file for root.
+func cachePath(dir, root string) (string, error) {
+	dir, err := CacheDir(dir)
+	if err != nil {
+		return "", err
 	}
 	sum := sha256.Sum256([]byte(root))
 	return filepath.Join(dir, "index-"+hex.EncodeToString(sum[:8])+".bin"), nil

@@ -6,7 +6,9 @@ package testrepo
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hone-dev/hone/internal/index"
@@ -38,4 +40,37 @@ func Index(t testing.TB, files map[string]string) *index.Index {
 		t.Fatalf("index.Open(%s) = %v", root, err)
 	}
 	return ix
+}
+
+// Git runs git in dir with a fixed identity and no user or system
+// configuration, and returns its trimmed output.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Commit writes files under dir (a git work tree), stages everything and
+// commits it with message; it returns the new commit's hash.
+func Commit(t testing.TB, dir, message string, files map[string]string) string {
+	t.Helper()
+	for p, text := range files {
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "--allow-empty", "-m", message)
+	return Git(t, dir, "rev-parse", "HEAD")
 }
