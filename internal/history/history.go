@@ -1,0 +1,360 @@
+// Package history reads a repository's commit log and answers one question
+// for the local evaluator: which files did past commits like this task touch?
+//
+// Studies of bug localization (BugLocator, Locus) found the fixes of similar
+// past reports among the strongest pointers to where a new report will be
+// fixed. A commit message says in words what its diff changed, in the words
+// an issue uses ("Fixed crash in QuerySet.bulk_create() with a proxy
+// model"), and the files it touched are where those words live in code.
+//
+// Each commit is a document: its message (less trailers such as
+// Signed-off-by) split into terms as the index splits code, so identifiers
+// match whole and in parts. Files ranks the commits against the task's
+// weighted keywords by BM25 and lets the TopCommits best lend their score
+// to the files they touched, divided by the square root of how many there
+// were: a commit that touched one file says more about it than one that
+// touched twenty. Merges and commits that touched more than
+// MaxFilesPerCommit files (renames, reformatting, release bumps) are left
+// out. A file's score is then divided by the best file's, so the strongest
+// file gets 1.
+//
+// The log comes from the git command, at most MaxCommits commits back from
+// the revision, and is kept in the cache directory keyed by its source: when
+// the revision moves on to a descendant, only the new commits are read. Only
+// the revision's ancestors are ever read, so a log never holds a commit from
+// the revision's future. Without git, or outside a git repository, there is
+// no log and the signal is simply absent.
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hone-dev/hone/internal/tokenize"
+)
+
+const (
+	// MaxCommits bounds how far back the log is read.
+	MaxCommits = 20000
+	// MaxFilesPerCommit: commits that touched more files are sweeping
+	// changes, not fixes, and are left out.
+	MaxFilesPerCommit = 30
+	// TopCommits is how many of the best-matching commits lend their score
+	// to the files they touched.
+	TopCommits = 30
+	// DefaultTimeout bounds reading the log; what was read by then is kept.
+	DefaultTimeout = 60 * time.Second
+	// bm25's parameters, as the index's.
+	k1, b = 1.2, 0.75
+	// hashLen is how much of a commit's hash is kept for reasons.
+	hashLen = 10
+)
+
+// ErrNoHistory says there is no log to read: git is missing, or the
+// directory is not in a git repository, or the revision is unknown.
+var ErrNoHistory = errors.New("history: no git history")
+
+// Source says where a log is read from.
+type Source struct {
+	// Dir is the repository's work tree (or a directory in it): the log is
+	// read there, limited to Dir and with paths relative to it.
+	Dir string
+	// GitDir, when set, is a git directory read instead (a bare mirror); its
+	// paths are relative to the top of its tree.
+	GitDir string
+	// Rev is the revision whose ancestors are read; "" means HEAD.
+	Rev string
+}
+
+func (s Source) rev() string {
+	if s.Rev == "" {
+		return "HEAD"
+	}
+	return s.Rev
+}
+
+// git returns a git command for the source.
+func (s Source) git(ctx context.Context, args ...string) *exec.Cmd {
+	pre := []string{"-c", "core.quotepath=off"}
+	if s.GitDir != "" {
+		pre = append(pre, "--git-dir="+s.GitDir)
+	} else {
+		pre = append(pre, "-C", s.Dir)
+	}
+	cmd := exec.CommandContext(ctx, "git", append(pre, args...)...)
+	cmd.Env = append(cmd.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	return cmd
+}
+
+// Log is a repository's commit history, indexed for Files. It is read-only
+// once built and safe for concurrent use.
+type Log struct {
+	rev    string
+	paths  []string
+	pathID map[string]int32
+	terms  []string
+	termID map[string]int32
+	// post holds, per term, pairs of (commit, term frequency).
+	post    [][]int32
+	lens    []int32   // per commit: its number of terms
+	hashes  []string  // per commit: its abbreviated hash
+	files   [][]int32 // per commit: the paths it touched
+	total   int64     // sum of lens
+	partial bool      // reading stopped at the timeout
+}
+
+// Rev returns the full hash of the revision the log was read at.
+func (l *Log) Rev() string { return l.rev }
+
+// Len returns the number of commits in the log.
+func (l *Log) Len() int { return len(l.lens) }
+
+// Term is a weighted query term.
+type Term struct {
+	Text   string
+	Weight float64
+}
+
+// Hit is one file's share of the past commits like the task.
+type Hit struct {
+	// Score is the file's history score relative to the best file's, in (0,1].
+	Score float64
+	// Commits counts the top commits that touched the file; Best is the
+	// abbreviated hash of the best of them.
+	Commits int
+	Best    string
+}
+
+// Files returns, for each file the TopCommits commits most like the query
+// touched, its Hit. Paths are as the log names them (slash-separated,
+// relative to the source).
+func (l *Log) Files(query []Term) map[string]Hit {
+	if l == nil || len(l.lens) == 0 {
+		return nil
+	}
+	n := float64(len(l.lens))
+	avg := float64(l.total) / n
+	if avg <= 0 {
+		avg = 1
+	}
+	score := map[int32]float64{}
+	for _, q := range query {
+		id, ok := l.termID[q.Text]
+		if !ok || q.Weight <= 0 {
+			continue
+		}
+		p := l.post[id]
+		df := float64(len(p) / 2)
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		for i := 0; i+1 < len(p); i += 2 {
+			c, tf := p[i], float64(p[i+1])
+			norm := k1 * (1 - b + b*float64(l.lens[c])/avg)
+			score[c] += q.Weight * idf * tf * (k1 + 1) / (tf + norm)
+		}
+	}
+	type cs struct {
+		c int32
+		s float64
+	}
+	top := make([]cs, 0, len(score))
+	for c, s := range score {
+		top = append(top, cs{c, s})
+	}
+	sort.Slice(top, func(i, j int) bool {
+		if top[i].s != top[j].s {
+			return top[i].s > top[j].s
+		}
+		return top[i].c > top[j].c // the newer commit first
+	})
+	if len(top) > TopCommits {
+		top = top[:TopCommits]
+	}
+	out := map[string]Hit{}
+	best := 0.0
+	for _, t := range top {
+		share := t.s / math.Sqrt(float64(len(l.files[t.c])))
+		for _, f := range l.files[t.c] {
+			h := out[l.paths[f]]
+			if h.Commits == 0 {
+				h.Best = l.hashes[t.c]
+			}
+			h.Score += share
+			h.Commits++
+			out[l.paths[f]] = h
+			best = math.Max(best, h.Score)
+		}
+	}
+	for p, h := range out {
+		h.Score /= best
+		out[p] = h
+	}
+	return out
+}
+
+// commit is one parsed log entry.
+type commit struct {
+	hash  string
+	terms map[string]int32
+	files []string
+}
+
+// read runs git log over revs and returns the commits it lists, newest
+// first. A timeout keeps what was read (partial is then true).
+func read(ctx context.Context, src Source, limit int, timeout time.Duration, revs ...string) (cs []commit, partial bool, err error) {
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	args := []string{"log", "--no-merges", "--no-renames", "--no-show-signature", "--name-only",
+		"--format=%x1e%H%x1f%B%x1f", fmt.Sprintf("--max-count=%d", limit)}
+	if src.GitDir == "" {
+		args = append(args, "--relative")
+	}
+	args = append(args, revs...)
+	args = append(args, "--")
+	cmd := src.git(rctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, fmt.Errorf("history: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		if rctx.Err() != nil && ctx.Err() == nil {
+			return nil, true, nil // timed out before git started
+		}
+		return nil, false, fmt.Errorf("%w: %v", ErrNoHistory, err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	sc.Split(splitRecords)
+	for sc.Scan() {
+		if c, ok := parseRecord(sc.Bytes()); ok {
+			cs = append(cs, c)
+		}
+	}
+	scanErr := sc.Err()
+	if scanErr != nil {
+		// An oversized record: stop reading, keep what came before it.
+		io.Copy(io.Discard, out)
+	}
+	werr := cmd.Wait()
+	switch {
+	case ctx.Err() != nil:
+		return nil, false, ctx.Err()
+	case rctx.Err() != nil:
+		return cs, true, nil
+	case werr != nil:
+		return nil, false, fmt.Errorf("history: git log: %v: %s", werr, strings.TrimSpace(stderr.String()))
+	}
+	return cs, scanErr != nil, nil
+}
+
+// splitRecords splits git log's output at the record separator.
+func splitRecords(data []byte, atEOF bool) (int, []byte, error) {
+	start := 0
+	for start < len(data) && data[start] == 0x1e {
+		start++
+	}
+	if i := bytes.IndexByte(data[start:], 0x1e); i >= 0 {
+		return start + i, data[start : start+i], nil
+	}
+	if atEOF && start < len(data) {
+		return len(data), data[start:], nil
+	}
+	return start, nil, nil
+}
+
+// parseRecord reads one "hash \x1f message \x1f names" record.
+func parseRecord(rec []byte) (commit, bool) {
+	parts := bytes.SplitN(rec, []byte{0x1f}, 3)
+	if len(parts) != 3 || len(parts[0]) < hashLen {
+		return commit{}, false
+	}
+	c := commit{hash: string(parts[0][:hashLen]), terms: map[string]int32{}}
+	for _, line := range strings.Split(string(parts[2]), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || strings.HasPrefix(line, `"`) { // a quoted (odd) name: skip it
+			continue
+		}
+		c.files = append(c.files, line)
+	}
+	if len(c.files) == 0 || len(c.files) > MaxFilesPerCommit {
+		return commit{}, false
+	}
+	for _, line := range strings.Split(string(parts[1]), "\n") {
+		if isTrailer(line) {
+			continue
+		}
+		tokenize.Terms(line, func(t string) {
+			if !tokenize.IsStopWord(t) {
+				c.terms[t]++
+			}
+		})
+	}
+	return c, true
+}
+
+// isTrailer reports a "Signed-off-by: Name <mail>" line: a name, not words
+// about the change.
+func isTrailer(line string) bool {
+	key, _, ok := strings.Cut(line, ": ")
+	if !ok || !strings.HasSuffix(key, "-by") {
+		return false
+	}
+	return !strings.ContainsAny(key, " \t")
+}
+
+// add appends commits (given newest first) to the log, oldest first.
+func (l *Log) add(cs []commit) {
+	if l.pathID == nil {
+		l.pathID = map[string]int32{}
+	}
+	if l.termID == nil {
+		l.termID = map[string]int32{}
+	}
+	for i := len(cs) - 1; i >= 0; i-- {
+		c := cs[i]
+		idx := int32(len(l.lens))
+		var files []int32
+		for _, f := range c.files {
+			id, ok := l.pathID[f]
+			if !ok {
+				id = int32(len(l.paths))
+				l.paths = append(l.paths, f)
+				l.pathID[f] = id
+			}
+			files = append(files, id)
+		}
+		// Terms in a fixed order, so that the cache is the same file for
+		// the same log.
+		ts := make([]string, 0, len(c.terms))
+		length := int32(0)
+		for t, n := range c.terms {
+			ts = append(ts, t)
+			length += n
+		}
+		sort.Strings(ts)
+		for _, t := range ts {
+			id, ok := l.termID[t]
+			if !ok {
+				id = int32(len(l.terms))
+				l.terms = append(l.terms, t)
+				l.termID[t] = id
+				l.post = append(l.post, nil)
+			}
+			l.post[id] = append(l.post[id], idx, c.terms[t])
+		}
+		l.lens = append(l.lens, length)
+		l.hashes = append(l.hashes, c.hash)
+		l.files = append(l.files, files)
+		l.total += int64(length)
+	}
+}

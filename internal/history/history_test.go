@@ -1,0 +1,286 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hone-dev/hone/internal/testrepo"
+)
+
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+}
+
+// shopRepo is a repository whose history says where throttling lives.
+func shopRepo(t *testing.T) (dir string, commits []string) {
+	t.Helper()
+	needGit(t)
+	dir = t.TempDir()
+	testrepo.Git(t, dir, "init", "-q", "-b", "main")
+	add := func(msg string, files map[string]string) {
+		commits = append(commits, testrepo.Commit(t, dir, msg, files))
+	}
+	add("Initial layout", map[string]string{"README.md": "shop\n", "api/limiter.go": "package api\n",
+		"api/cart.go": "package api\n", "docs/guide.md": "guide\n"})
+	add("Fix throttle window overflow in RequestLimiter\n\nThe sliding window wrapped.\n\nSigned-off-by: Cart Totals <ct@x>",
+		map[string]string{"api/limiter.go": "package api\n// v2\n"})
+	add("Cart totals round half up", map[string]string{"api/cart.go": "package api\n// v2\n"})
+	add("Throttle: document the window", map[string]string{"docs/guide.md": "guide v2\n", "api/limiter.go": "package api\n// v3\n"})
+	sweep := map[string]string{}
+	for i := 0; i <= MaxFilesPerCommit; i++ {
+		sweep[fmt.Sprintf("gen/f%02d.go", i)] = "package gen\n"
+	}
+	add("Reformat everything for the throttle throttle throttle release", sweep)
+	return dir, commits
+}
+
+func TestFiles(t *testing.T) {
+	dir, commits := shopRepo(t)
+	l, st, err := Load(context.Background(), Source{Dir: dir}, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sweep touched too many files: left out.
+	if st.Commits != 4 || l.Len() != 4 || st.Cached {
+		t.Fatalf("stats %+v, len %d; want 4 commits read, not cached", st, l.Len())
+	}
+	if l.Rev() != commits[len(commits)-1] {
+		t.Errorf("Rev = %s, want %s", l.Rev(), commits[len(commits)-1])
+	}
+	hits := l.Files([]Term{{"throttle", 2}, {"window", 1}, {"overflow", 1}})
+	lim, ok := hits["api/limiter.go"]
+	if !ok || lim.Score != 1 || lim.Commits != 2 {
+		t.Fatalf("api/limiter.go = %+v (%v); want score 1 from 2 commits", lim, ok)
+	}
+	if lim.Best != commits[1][:hashLen] {
+		t.Errorf("best commit of limiter = %s, want the fix %s", lim.Best, commits[1][:hashLen])
+	}
+	if g := hits["docs/guide.md"]; g.Score <= 0 || g.Score >= lim.Score {
+		t.Errorf("docs/guide.md = %+v; want a share below limiter's", g)
+	}
+	if _, ok := hits["api/cart.go"]; ok {
+		t.Errorf("api/cart.go scored, but no commit about throttling touched it: %+v", hits)
+	}
+	for p := range hits {
+		if strings.HasPrefix(p, "gen/") {
+			t.Errorf("%s scored: the sweep touched %d files and must be left out", p, MaxFilesPerCommit+1)
+		}
+	}
+	// A trailer's name is not a word about the change.
+	if h := l.Files([]Term{{"totals", 1}}); h["api/limiter.go"].Score != 0 || h["api/cart.go"].Score != 1 {
+		t.Errorf("totals: %+v; want only cart.go (the Signed-off-by name is not read)", h)
+	}
+	// Identifiers match whole and in parts, as in the index.
+	if h := l.Files([]Term{{"limiter", 1}}); h["api/limiter.go"].Score != 1 {
+		t.Errorf("limiter (part of RequestLimiter): %+v", h)
+	}
+	if h := l.Files([]Term{{"nothing", 1}}); len(h) != 0 {
+		t.Errorf("a term no commit has scored files: %+v", h)
+	}
+	var nilLog *Log
+	if h := nilLog.Files([]Term{{"throttle", 1}}); h != nil {
+		t.Errorf("nil log: %+v", h)
+	}
+}
+
+// TestRevision: only the revision's ancestors are read, never its future.
+func TestRevision(t *testing.T) {
+	dir, commits := shopRepo(t)
+	l, _, err := Load(context.Background(), Source{Dir: dir, Rev: commits[1]}, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Len() != 2 {
+		t.Fatalf("len %d at the second commit, want 2", l.Len())
+	}
+	if h := l.Files([]Term{{"throttle", 1}}); h["docs/guide.md"].Score != 0 {
+		t.Errorf("a later commit leaked into the log: %+v", h)
+	}
+}
+
+// TestSubdir: from a directory inside the work tree, paths are relative to
+// it and changes outside it are left out.
+func TestSubdir(t *testing.T) {
+	dir, _ := shopRepo(t)
+	l, _, err := Load(context.Background(), Source{Dir: filepath.Join(dir, "api")}, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := l.Files([]Term{{"throttle", 1}})
+	if h["limiter.go"].Score != 1 || len(h) != 1 {
+		t.Errorf("from api/: %+v; want only limiter.go", h)
+	}
+}
+
+// TestBareMirror reads a bare clone at a named commit, as hone bench does.
+func TestBareMirror(t *testing.T) {
+	dir, commits := shopRepo(t)
+	bare := filepath.Join(t.TempDir(), "mirror")
+	testrepo.Git(t, dir, "clone", "-q", "--bare", dir, bare)
+	l, _, err := Load(context.Background(), Source{GitDir: bare, Rev: commits[3]}, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Len() != 4 || l.Files([]Term{{"throttle", 1}})["api/limiter.go"].Score != 1 {
+		t.Errorf("bare mirror: len %d, hits %+v", l.Len(), l.Files([]Term{{"throttle", 1}}))
+	}
+}
+
+func TestNoHistory(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	plain := t.TempDir()
+	if err := os.WriteFile(filepath.Join(plain, "a.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A parent repository must not be found above the temporary directory.
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(plain))
+	for name, src := range map[string]Source{
+		"not a repository": {Dir: plain},
+		"missing dir":      {Dir: filepath.Join(plain, "nope")},
+		"unknown revision": {Dir: plain, Rev: "v9.9"},
+	} {
+		if _, _, err := Load(ctx, src, Options{NoCache: true}); !errors.Is(err, ErrNoHistory) {
+			t.Errorf("%s: err = %v, want ErrNoHistory", name, err)
+		}
+	}
+	empty := t.TempDir()
+	testrepo.Git(t, empty, "init", "-q")
+	if _, _, err := Load(ctx, Source{Dir: empty}, Options{NoCache: true}); !errors.Is(err, ErrNoHistory) {
+		t.Errorf("repository without commits: err = %v, want ErrNoHistory", err)
+	}
+	dir, _ := shopRepo(t)
+	if _, _, err := Load(ctx, Source{Dir: dir, Rev: "--output=/tmp/x"}, Options{NoCache: true}); !errors.Is(err, ErrNoHistory) {
+		t.Errorf("an option as revision: err = %v, want ErrNoHistory", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := Load(cancelled, Source{Dir: dir}, Options{NoCache: true}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+}
+
+func TestCache(t *testing.T) {
+	dir, commits := shopRepo(t)
+	ctx := context.Background()
+	cache := t.TempDir()
+	opts := Options{CacheDir: cache}
+	src := Source{Dir: dir, Rev: commits[1]}
+	_, st, err := Load(ctx, src, opts)
+	if err != nil || st.Cached || st.Read != 2 {
+		t.Fatalf("first load: %+v, %v; want 2 read", st, err)
+	}
+	// The same revision: all from the cache.
+	l, st, err := Load(ctx, src, opts)
+	if err != nil || !st.Cached || st.Read != 0 || l.Len() != 2 {
+		t.Fatalf("second load: %+v, %v; want cached, none read", st, err)
+	}
+	// A descendant: only the new commits are read.
+	l, st, err = Load(ctx, Source{Dir: dir}, opts)
+	if err != nil || !st.Cached || st.Read != 2 || l.Len() != 4 {
+		t.Fatalf("descendant: %+v, len %d, %v; want cached, 2 read, 4 in all", st, l.Len(), err)
+	}
+	fresh, _, err := Load(ctx, Source{Dir: dir}, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []Term{{"throttle", 1}, {"cart", 1}}
+	if got, want := fmt.Sprint(l.Files(q)), fmt.Sprint(fresh.Files(q)); got != want {
+		t.Errorf("extended log answers %s, a fresh one %s", got, want)
+	}
+	// Back to an ancestor of the cached revision: read afresh.
+	l, st, err = Load(ctx, Source{Dir: dir, Rev: commits[0]}, opts)
+	if err != nil || st.Cached || l.Len() != 1 {
+		t.Fatalf("ancestor: %+v, len %d, %v; want a fresh read of 1 commit", st, l.Len(), err)
+	}
+	// A corrupt cache is read again, with a warning.
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*.gob"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	if err := os.WriteFile(files[0], []byte("not a gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	l, st, err = Load(ctx, src, opts)
+	if err != nil || st.Cached || l.Len() != 2 || !strings.Contains(logs.String(), "cache unreadable") {
+		t.Fatalf("corrupt cache: %+v, %v, logs %q", st, err, logs.String())
+	}
+	// An inconsistent one too.
+	bad := &Log{rev: commits[1], lens: []int32{1}, hashes: []string{"x"}, files: [][]int32{{7}}}
+	if err := saveCache(files[0], src.key(), bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadCache(files[0], src.key()); err == nil {
+		t.Error("a cache naming a missing path was accepted")
+	}
+	if _, err := loadCache(files[0], "dir /elsewhere"); !errors.Is(err, errStale) {
+		t.Errorf("another source's cache: err = %v, want errStale", err)
+	}
+}
+
+// TestTimeout keeps what was read when git is too slow; here nothing.
+func TestTimeout(t *testing.T) {
+	dir, _ := shopRepo(t)
+	l, st, err := Load(context.Background(), Source{Dir: dir}, Options{NoCache: true, Timeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Partial || l.Len() > 4 {
+		t.Errorf("timeout: %+v, len %d; want partial", st, l.Len())
+	}
+}
+
+func TestParseRecord(t *testing.T) {
+	hash := strings.Repeat("a", 40)
+	for _, tc := range []struct {
+		name, rec string
+		ok        bool
+		files     int
+	}{
+		{"ordinary", hash + "\x1fFix it\n\x1f\n\na.go\nb/c.py\n", true, 2},
+		{"no files", hash + "\x1fEmpty\n\x1f\n", false, 0},
+		{"short hash", "abc\x1fX\x1f\na.go\n", false, 0},
+		{"missing fields", hash + "\x1fno names", false, 0},
+		{"quoted odd name skipped", hash + "\x1fX\x1f\n\"we\\tird\"\na.go\n", true, 1},
+		{"crlf", hash + "\x1fX\r\n\x1f\r\na.go\r\n", true, 1},
+		{"bad utf-8", hash + "\x1f\xff\xfe caf\xe9 fix\x1f\na.go\n", true, 1},
+	} {
+		c, ok := parseRecord([]byte(tc.rec))
+		if ok != tc.ok || len(c.files) != tc.files {
+			t.Errorf("%s: ok %v files %v; want %v, %d", tc.name, ok, c.files, tc.ok, tc.files)
+		}
+		if ok && c.files[len(c.files)-1] != "a.go" && tc.name != "ordinary" {
+			t.Errorf("%s: files %q", tc.name, c.files)
+		}
+	}
+}
+
+func TestIsTrailer(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Signed-off-by: A <a@b>":     true,
+		"Co-authored-by: B <b@c>":    true,
+		"Reviewed-by: C":             true,
+		"Fixed by: the new parser":   false,
+		"Refs #123: crash on import": false,
+		"stand-by: no":               true,
+		"plain words":                false,
+	} {
+		if got := isTrailer(line); got != want {
+			t.Errorf("isTrailer(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

@@ -1,0 +1,254 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hone-dev/hone/internal/index"
+)
+
+// cacheVersion changes when the cache's layout or the way commits are read
+// changes.
+const cacheVersion = 1
+
+// Options control Load.
+type Options struct {
+	// CacheDir holds the cached log; "" means hone's cache directory (see
+	// index.CacheDir).
+	CacheDir string
+	// NoCache reads the log every time.
+	NoCache bool
+	// Timeout bounds reading the log (0: DefaultTimeout).
+	Timeout time.Duration
+	// Logger receives warnings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Stats say how a Load went.
+type Stats struct {
+	Commits int   // commits in the log
+	Read    int   // commits read from git by this Load
+	Cached  bool  // the log came from the cache, whole or in part
+	Partial bool  // reading stopped at the timeout
+	Millis  int64 // time taken
+}
+
+// Load returns the log of src's revision, from the cache when it holds that
+// revision or an ancestor of it. It returns ErrNoHistory (wrapped) when
+// there is no git history to read.
+func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
+	start := time.Now()
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	var st Stats
+	rev, err := resolve(ctx, src)
+	if err != nil {
+		return nil, st, err
+	}
+	var cachePath string
+	if !opts.NoCache {
+		if cachePath, err = pathFor(opts.CacheDir, src); err != nil {
+			opts.Logger.Warn("history: no cache", "err", err)
+		}
+	}
+	var l *Log
+	if cachePath != "" {
+		old, err := loadCache(cachePath, src.key())
+		switch {
+		case err == nil:
+			l, st.Cached = extend(ctx, src, old, rev, opts, &st), true
+		case !errors.Is(err, os.ErrNotExist):
+			opts.Logger.Warn("history: cache unreadable, the log is read again", "path", cachePath, "err", err)
+		}
+	}
+	if l == nil {
+		st.Cached = false
+		cs, partial, err := read(ctx, src, MaxCommits, opts.Timeout, rev)
+		if err != nil {
+			return nil, st, err
+		}
+		l = &Log{rev: rev, partial: partial}
+		l.add(cs)
+		st.Read = len(cs)
+		if partial {
+			opts.Logger.Warn("history: reading the log timed out; the newest commits are used",
+				"commits", len(cs), "timeout", opts.Timeout)
+		}
+	}
+	if cachePath != "" && (st.Read > 0 || !st.Cached) {
+		if err := saveCache(cachePath, src.key(), l); err != nil {
+			opts.Logger.Warn("history: cache not saved", "err", err)
+		}
+	}
+	st.Commits, st.Partial, st.Millis = l.Len(), l.partial, time.Since(start).Milliseconds()
+	return l, st, nil
+}
+
+// extend returns old brought forward to rev: as it is when it holds rev,
+// with the commits since when rev descends from its revision, else nil (the
+// log must be read afresh).
+func extend(ctx context.Context, src Source, old *Log, rev string, opts Options, st *Stats) *Log {
+	if old.rev == rev {
+		return old
+	}
+	if old.Len() > MaxCommits*3/2 {
+		return nil // grown long by extensions: read the newest MaxCommits afresh
+	}
+	if err := src.git(ctx, "merge-base", "--is-ancestor", old.rev, rev).Run(); err != nil {
+		return nil // another branch, or history rewritten
+	}
+	cs, partial, err := read(ctx, src, MaxCommits+1, opts.Timeout, rev, "^"+old.rev)
+	if err != nil || partial || len(cs) > MaxCommits {
+		return nil
+	}
+	old.add(cs)
+	old.rev = rev
+	st.Read = len(cs)
+	return old
+}
+
+// resolve returns the full hash of src's revision.
+func resolve(ctx context.Context, src Source) (string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoHistory, err)
+	}
+	out, err := src.git(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", src.rev()+"^{commit}").Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("%w at %s (%s)", ErrNoHistory, src.where(), src.rev())
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func (s Source) where() string {
+	if s.GitDir != "" {
+		return s.GitDir
+	}
+	return s.Dir
+}
+
+// key identifies a source's log in the cache.
+func (s Source) key() string {
+	if s.GitDir != "" {
+		return "git-dir " + s.GitDir
+	}
+	return "dir " + s.Dir
+}
+
+func pathFor(dir string, src Source) (string, error) {
+	dir, err := index.CacheDir(dir)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(src.key()))
+	return filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".gob"), nil
+}
+
+// cacheFile is the cache's layout.
+type cacheFile struct {
+	Version int
+	Key     string
+	Rev     string
+	Partial bool
+	Paths   []string
+	Terms   []string
+	Hashes  []string
+	Post    [][]int32
+	Lens    []int32
+	Files   [][]int32
+}
+
+func saveCache(p, key string, l *Log) error {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(cacheFile{Version: cacheVersion, Key: key, Rev: l.rev, Partial: l.partial,
+		Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Post: l.post, Lens: l.lens, Files: l.files})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// errStale marks a cache of another version or source.
+var errStale = errors.New("history: cache of another version or source")
+
+// loadCache reads and checks a cached log.
+func loadCache(p, key string) (*Log, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var c cacheFile
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	if c.Version != cacheVersion || c.Key != key {
+		return nil, errStale
+	}
+	n := len(c.Lens)
+	if len(c.Hashes) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
+		return nil, fmt.Errorf("history: cache %s is inconsistent", p)
+	}
+	l := &Log{rev: c.Rev, partial: c.Partial, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, post: c.Post,
+		lens: c.Lens, files: c.Files, pathID: make(map[string]int32, len(c.Paths)),
+		termID: make(map[string]int32, len(c.Terms))}
+	for i, f := range c.Files {
+		for _, id := range f {
+			if id < 0 || int(id) >= len(c.Paths) {
+				return nil, fmt.Errorf("history: cache %s: commit %d names path %d of %d", p, i, id, len(c.Paths))
+			}
+		}
+	}
+	for i, ps := range c.Post {
+		if len(ps)%2 != 0 {
+			return nil, fmt.Errorf("history: cache %s: odd postings", p)
+		}
+		for j := 0; j < len(ps); j += 2 {
+			if ps[j] < 0 || int(ps[j]) >= n {
+				return nil, fmt.Errorf("history: cache %s: term %d names commit %d of %d", p, i, ps[j], n)
+			}
+		}
+	}
+	for i, s := range c.Paths {
+		l.pathID[s] = int32(i)
+	}
+	for i, s := range c.Terms {
+		l.termID[s] = int32(i)
+	}
+	for _, x := range c.Lens {
+		l.total += int64(x)
+	}
+	return l, nil
+}
