@@ -10,12 +10,17 @@ import (
 	"github.com/hone-dev/hone"
 )
 
+// The examples' fixtures live inside hone's own repository, whose commit
+// history is hone's, not theirs: they read none (a repository of your own
+// leaves History at its zero value).
+var noHistory = hone.History{Off: true}
+
 // Open a repository once, then retrieve for a task.
 func Example() {
 	cache, _ := os.MkdirTemp("", "hone-example")
 	defer os.RemoveAll(cache)
 	ctx := context.Background()
-	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache})
+	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache, History: noHistory})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +41,7 @@ func ExampleRepo_Retrieve_concurrent() {
 	cache, _ := os.MkdirTemp("", "hone-example")
 	defer os.RemoveAll(cache)
 	ctx := context.Background()
-	repo, err := hone.Open(ctx, "testdata/api-gateway", hone.Options{CacheDir: cache})
+	repo, err := hone.Open(ctx, "testdata/api-gateway", hone.Options{CacheDir: cache, History: noHistory})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -67,7 +72,7 @@ func ExampleRepo_Start() {
 	cache, _ := os.MkdirTemp("", "hone-example")
 	defer os.RemoveAll(cache)
 	ctx := context.Background()
-	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache})
+	repo, err := hone.Open(ctx, "testdata/auth-service", hone.Options{CacheDir: cache, History: noHistory})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/history"
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/local"
 	"github.com/hone-dev/hone/internal/pack"
@@ -73,6 +74,25 @@ type Options struct {
 	Logger *slog.Logger
 	// Progress, when set, is called while files are indexed.
 	Progress func(done, total int)
+	// History says where the commit history is read from (by default the
+	// git repository the directory is in, at HEAD).
+	History History
+}
+
+// History says where the commit history behind the history signal (files
+// that past commits like the task touched) is read from. The zero value
+// reads the git repository the opened directory is in, at HEAD; without git
+// or a repository the signal is absent.
+type History struct {
+	// Off reads no history.
+	Off bool
+	// GitDir, when set, is a git directory read instead (a bare mirror),
+	// at Rev ("" means HEAD); its paths must be relative to the opened
+	// directory (hone bench checks a mirror's commit out there).
+	GitDir, Rev string
+	// Timeout bounds reading the log the first time (0: a minute); what
+	// was read by then is used.
+	Timeout time.Duration
 }
 
 // RetrieveOptions control one retrieval. The zero value means the defaults.
@@ -105,6 +125,8 @@ type Features struct {
 	Refinement bool `json:"refinement,omitempty"`
 	// Associations: no co-occurrence terms.
 	Associations bool `json:"associations,omitempty"`
+	// History: no files from past commits like the task.
+	History bool `json:"history,omitempty"`
 }
 
 // Stats describe the work behind a Result.
@@ -136,6 +158,8 @@ type Repo struct {
 	ix      *index.Index
 	stats   index.Stats
 	indexMs int64
+	hist    *history.Log
+	histMsg string
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when
@@ -204,6 +228,15 @@ func (r *Repo) IndexStats() index.Stats {
 // changed files are read again.
 func (r *Repo) Refresh(ctx context.Context) error {
 	start := time.Now()
+	// The commit history is read beside the index (git, then the cache).
+	type loaded struct {
+		log *history.Log
+		msg string
+	}
+	histc := make(chan loaded, 1)
+	go func() { l, msg := r.loadHistory(ctx); histc <- loaded{l, msg} }()
+	hist := func() loaded { h := <-histc; histc <- h; return h }
+	defer hist() // never leave the reader behind
 	ix, st, err := index.Open(ctx, r.root, index.Options{
 		CacheDir: r.opts.CacheDir,
 		NoCache:  r.opts.NoCache,
@@ -221,16 +254,62 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	if ix.Len() == 0 {
 		return fmt.Errorf("hone: %s: %w (%d files skipped; see hone index --explain)", r.root, ErrEmptyRepo, len(st.Skipped))
 	}
+	indexMs := time.Since(start).Milliseconds()
+	h := hist()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	r.mu.Lock()
-	r.ix, r.stats, r.indexMs = ix, st, time.Since(start).Milliseconds()
+	r.ix, r.stats, r.indexMs, r.hist, r.histMsg = ix, st, indexMs, h.log, h.msg
 	r.mu.Unlock()
 	return nil
+}
+
+// loadHistory reads the commit log, or returns nil: a repository without
+// one (not under git, or git missing) is no error. The message says what
+// was read, or why nothing was.
+func (r *Repo) loadHistory(ctx context.Context) (*history.Log, string) {
+	h := r.opts.History
+	if h.Off {
+		return nil, "off"
+	}
+	src := history.Source{Dir: r.root, GitDir: h.GitDir, Rev: h.Rev}
+	l, st, err := history.Load(ctx, src, history.Options{CacheDir: r.opts.CacheDir, NoCache: r.opts.NoCache,
+		Timeout: h.Timeout, Logger: r.opts.Logger})
+	switch {
+	case errors.Is(err, history.ErrNoHistory):
+		r.opts.Logger.Debug("hone: no commit history", "err", err)
+		return nil, "none (" + strings.TrimPrefix(err.Error(), "history: ") + ")"
+	case err != nil:
+		r.opts.Logger.Warn("hone: commit history not read; retrieval goes on without it", "err", err)
+		return nil, "not read (" + strings.TrimPrefix(err.Error(), "history: ") + ")"
+	}
+	r.opts.Logger.Debug("hone: commit history", "commits", st.Commits, "read", st.Read, "cached", st.Cached, "ms", st.Millis)
+	msg := fmt.Sprintf("%d commits up to %.10s (%d read from git", st.Commits, l.Rev(), st.Read)
+	if st.Partial {
+		msg += ", stopped at the time limit"
+	}
+	return l, msg + fmt.Sprintf("), %d ms", st.Millis)
+}
+
+// History says what commit history the latest (re)index read: how many
+// commits up to which revision, or why there is none.
+func (r *Repo) History() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.histMsg
 }
 
 func (r *Repo) index() (*index.Index, int64) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.ix, r.indexMs
+}
+
+func (r *Repo) commitLog() *history.Log {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.hist
 }
 
 // CheckTask validates a task's text.
@@ -293,8 +372,11 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 			NoAssociations: opts.Off.Associations}),
 		opts: lo,
 	}
-	w.evaluator = local.New(ix, &t, anchors, local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links,
-		NoFocus: opts.Off.Symbols})
+	lopts := local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links, NoFocus: opts.Off.Symbols}
+	if !opts.Off.History {
+		lopts.History = r.commitLog()
+	}
+	w.evaluator = local.New(ix, &t, anchors, lopts)
 	if opts.Evaluator != nil {
 		w.evaluator = opts.Evaluator
 	}

@@ -110,11 +110,12 @@ type Rung struct {
 // pipeline.
 var Ladder = []Rung{
 	{Key: "baseline", Name: "baseline (BM25F, plain words)", Baseline: true},
-	{Key: "task_parsing", Name: "+ task parsing", Off: hone.Features{Symbols: true, Links: true, Refinement: true, Associations: true}},
-	{Key: "symbols", Name: "+ symbols", Off: hone.Features{Links: true, Refinement: true, Associations: true}},
-	{Key: "links", Name: "+ structure links", Off: hone.Features{Refinement: true, Associations: true}},
-	{Key: "refinement", Name: "+ refinement", Off: hone.Features{Associations: true}},
-	{Key: "full", Name: "+ term associations (full)"},
+	{Key: "task_parsing", Name: "+ task parsing", Off: hone.Features{Symbols: true, Links: true, Refinement: true, Associations: true, History: true}},
+	{Key: "symbols", Name: "+ symbols", Off: hone.Features{Links: true, Refinement: true, Associations: true, History: true}},
+	{Key: "links", Name: "+ structure links", Off: hone.Features{Refinement: true, Associations: true, History: true}},
+	{Key: "refinement", Name: "+ refinement", Off: hone.Features{Associations: true, History: true}},
+	{Key: "associations", Name: "+ term associations", Off: hone.Features{History: true}},
+	{Key: "full", Name: "+ commit history (full)"},
 }
 
 // Options control a bench run.
@@ -506,7 +507,11 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 		p.opts.Logger.Warn("bench: files absent from the mirror (blobs of 4 MiB or more) were skipped",
 			"instance", in.ID, "files", len(skipped), "first", skipped[0])
 	}
-	repo, err := hone.Open(ctx, tr.Root(), p.opts.Open)
+	// The history is the mirror's, read at the instance's commit: only
+	// commits before the fix.
+	oo := p.opts.Open
+	oo.History.GitDir, oo.History.Rev = tr.gitDir, in.BaseCommit
+	repo, err := hone.Open(ctx, tr.Root(), oo)
 	if err != nil {
 		return fail(err)
 	}

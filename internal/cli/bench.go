@@ -99,8 +99,7 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	opts := bench.Options{
 		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
 		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, Logger: log,
-		Open: hone.Options{CacheDir: f.cacheDir, NoCache: f.noCache, MaxFileSize: f.maxFileSize,
-			IncludeVendored: f.includeVendored, Logger: log},
+		Open: f.openOptions(log),
 	}
 	if !f.quiet {
 		opts.Progress = func(e bench.Event) { printBenchEvent(stderr, e) }

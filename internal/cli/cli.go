@@ -98,6 +98,7 @@ type common struct {
 	maxFileSize     int64
 	includeVendored bool
 	includeData     bool
+	noHistory       bool
 	verbose         bool
 	quiet           bool
 }
@@ -110,6 +111,7 @@ func (c *common) register(cmd *cobra.Command) {
 	f.Int64Var(&c.maxFileSize, "max-file-size", 1<<20, "skip files larger than this many bytes")
 	f.BoolVar(&c.includeVendored, "include-vendored", false, "index vendor/, node_modules/ and similar directories")
 	f.BoolVar(&c.includeData, "include-data", false, "index non-source data such as translation catalogs (*.po)")
+	f.BoolVar(&c.noHistory, "no-history", false, "read no commit history (files that past commits like the task touched)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "no warnings or progress on stderr")
 }
@@ -131,10 +133,16 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 		}}))
 }
 
+// openOptions are the options of hone.Open the flags set.
+func (c *common) openOptions(log *slog.Logger) hone.Options {
+	return hone.Options{CacheDir: c.cacheDir, NoCache: c.noCache, MaxFileSize: c.maxFileSize,
+		IncludeVendored: c.includeVendored, IncludeData: c.includeData, Logger: log,
+		History: hone.History{Off: c.noHistory}}
+}
+
 // open opens the repository with progress on a terminal.
 func (c *common) open(ctx context.Context, stderr io.Writer) (*hone.Repo, error) {
-	opts := hone.Options{CacheDir: c.cacheDir, NoCache: c.noCache, MaxFileSize: c.maxFileSize,
-		IncludeVendored: c.includeVendored, IncludeData: c.includeData, Logger: c.logger(stderr)}
+	opts := c.openOptions(c.logger(stderr))
 	var bar *progress
 	if !c.quiet && isTerminal(stderr) {
 		bar = newProgress(ctx, stderr)

@@ -84,7 +84,7 @@ func TestOutputs(t *testing.T) {
 		t.Errorf("--pack: exit %d, output lacks the task:\n%s", code, out)
 	}
 	code, out, _ = run(t, "", "--repo", fixture, "index", "--explain")
-	if code != ExitOK || !strings.Contains(out, "files indexed") {
+	if code != ExitOK || !strings.Contains(out, "files indexed") || !strings.Contains(out, "  history: ") {
 		t.Errorf("index --explain: exit %d, output %q", code, out)
 	}
 }

@@ -39,6 +39,7 @@ files) and prints a summary. --explain lists every file left out and why.`,
 			for _, r := range reasons {
 				fmt.Fprintf(stdout, "  skipped %-10s %d\n", r.String()+":", byReason[r])
 			}
+			fmt.Fprintf(stdout, "  history: %s\n", repo.History())
 			for _, w := range st.Warnings {
 				fmt.Fprintf(stdout, "  warning: %s\n", w)
 			}

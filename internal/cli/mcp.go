@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/internal/mcpserver"
 )
 
@@ -49,9 +48,8 @@ authenticates if you use it.`,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := mcpserver.Options{
-				Repo: f.repo,
-				Open: hone.Options{CacheDir: f.cacheDir, NoCache: f.noCache, MaxFileSize: f.maxFileSize,
-					IncludeVendored: f.includeVendored},
+				Repo:        f.repo,
+				Open:        f.openOptions(nil),
 				SessionTTL:  f.sessionTTL,
 				AllowRemote: f.allowRemote,
 				Logger:      f.common.logger(stderr),

@@ -18,6 +18,9 @@
 //	          file's best definition holds, read from the file: a function
 //	          with all the task's words beats a module that spreads them out),
 //	          and WeightTitleFocus × the same for the title's words
+//	history   WeightHistory × the file's share of the past commits whose
+//	          messages are most like the task (see package history): where
+//	          similar changes were made before
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
 //	          the error), a dotted module path resolves to it (WeightModule),
@@ -74,6 +77,7 @@ import (
 	"sync"
 
 	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/history"
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/task"
@@ -119,6 +123,9 @@ const (
 	// AnchorCap bounds all anchors together: several weak mentions of one file
 	// should not outweigh one definite one by much.
 	AnchorCap = 0.60
+	// WeightHistory scales the file's history score: its share, relative
+	// to the best source file's, of the past commits most like the task.
+	WeightHistory = 0.20
 	// WeightPathName: the file's name is one of the task's words (auth.ts for
 	// an authentication task): a naming convention most codebases keep.
 	WeightPathName = 0.10
@@ -184,6 +191,9 @@ type Options struct {
 	NoCompetition bool
 	// NoFocus turns the focus signal off (for ablation).
 	NoFocus bool
+	// History is the repository's commit log; nil turns the history
+	// signal off.
+	History *history.Log
 }
 
 // Evaluator judges candidates of one task. Build one per retrieval with New
@@ -233,6 +243,9 @@ type Evaluator struct {
 	scores map[string]plainScore
 	// focusOf caches each judged file's focus (see focus.go).
 	focusOf map[index.ID]focused
+	// past holds the history score of the files past commits like the
+	// task touched.
+	past map[string]history.Hit
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -283,12 +296,41 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			e.titleStems[tokenize.Stem(w)] = w
 		}
 	})
+	if opts.History != nil {
+		q := make([]history.Term, 0, len(e.taskTerms))
+		for t, w := range e.taskTerms {
+			q = append(q, history.Term{Text: t, Weight: w})
+		}
+		sort.Slice(q, func(a, b int) bool { return q[a].Text < q[b].Text }) // the same sums every run
+		e.past = e.againstSources(opts.History.Files(q))
+	}
 	if e.titleTotal >= e.taskTotal*0.999 {
 		// A task that is all title (one line) has no gist apart from its
 		// words: the title's focus would count the focus twice.
 		e.titleTerms, e.titleTotal = nil, 0
 	}
 	return e
+}
+
+// againstSources rescales history hits so that the best indexed file
+// that is not demoted (a source file, when the task is not about tests or
+// docs) scores 1: the changelog and the tests that most commits touch
+// would otherwise set the scale.
+func (e *Evaluator) againstSources(hits map[string]history.Hit) map[string]history.Hit {
+	best := 0.0
+	for p, h := range hits {
+		if _, ok := e.ix.Lookup(p); ok && e.opts.Demote.Factor(p) == 1 {
+			best = math.Max(best, h.Score)
+		}
+	}
+	if best == 0 {
+		return hits
+	}
+	for p, h := range hits {
+		h.Score = math.Min(1, h.Score/best)
+		hits[p] = h
+	}
+	return hits
 }
 
 func (e *Evaluator) bestScore(q []index.Term) float64 {
@@ -640,6 +682,12 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 				add(c.p.label(c.what), v)
 				j.base += v
 			}
+		}
+	}
+	if h, ok := e.past[j.cand.Path]; ok {
+		if v := WeightHistory * h.Score; v > 0.0005 {
+			add(fmt.Sprintf("past commits like the task touched it (%d, best %s)", h.Commits, h.Best), v)
+			j.base += v
 		}
 	}
 }
