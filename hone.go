@@ -275,7 +275,7 @@ func (r *Repo) loadHistory(ctx context.Context) (*history.Log, string) {
 	}
 	src := history.Source{Dir: r.root, GitDir: h.GitDir, Rev: h.Rev}
 	l, st, err := history.Load(ctx, src, history.Options{CacheDir: r.opts.CacheDir, NoCache: r.opts.NoCache,
-		Timeout: h.Timeout, Logger: r.opts.Logger})
+		Timeout: h.Timeout, Logger: r.opts.Logger, Prev: r.commitLog()})
 	switch {
 	case errors.Is(err, history.ErrNoHistory):
 		r.opts.Logger.Debug("hone: no commit history", "err", err)

@@ -205,6 +205,14 @@ func TestCache(t *testing.T) {
 	if err != nil || st.Cached || l.Len() != 1 {
 		t.Fatalf("ancestor: %+v, len %d, %v; want a fresh read of 1 commit", st, l.Len(), err)
 	}
+	// A log given back for the same revision is used as it is.
+	again, st, err := Load(ctx, Source{Dir: dir, Rev: commits[0]}, Options{CacheDir: cache, Prev: l})
+	if err != nil || again != l || !st.Cached || st.Read != 0 {
+		t.Fatalf("Prev at its revision: %+v, %v, same log %v", st, err, again == l)
+	}
+	if again, _, err = Load(ctx, Source{Dir: dir, Rev: commits[1]}, Options{CacheDir: cache, Prev: l}); err != nil || again == l || again.Len() != 2 {
+		t.Fatalf("Prev at another revision was used: %v", err)
+	}
 	// A corrupt cache is read again, with a warning.
 	files, _ := filepath.Glob(filepath.Join(cache, "history-*.gob"))
 	if len(files) != 1 {

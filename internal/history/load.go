@@ -33,6 +33,9 @@ type Options struct {
 	Timeout time.Duration
 	// Logger receives warnings; nil discards them.
 	Logger *slog.Logger
+	// Prev is a log this source gave before: returned as it is when it is
+	// still of the revision (a refresh after edits that did not commit).
+	Prev *Log
 }
 
 // Stats say how a Load went.
@@ -59,6 +62,11 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	rev, err := resolve(ctx, src)
 	if err != nil {
 		return nil, st, err
+	}
+	if opts.Prev != nil && opts.Prev.rev == rev {
+		st.Commits, st.Cached, st.Partial = opts.Prev.Len(), true, opts.Prev.partial
+		st.Millis = time.Since(start).Milliseconds()
+		return opts.Prev, st, nil
 	}
 	var cachePath string
 	if !opts.NoCache {
