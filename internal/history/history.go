@@ -214,11 +214,13 @@ func read(ctx context.Context, src Source, limit int, timeout time.Duration, rev
 	defer cancel()
 	args := []string{"log", "--no-merges", "--no-renames", "--no-show-signature", "--name-only",
 		"--format=%x1e%H%x1f%B%x1f", fmt.Sprintf("--max-count=%d", limit)}
+	var paths []string
 	if src.GitDir == "" {
-		args = append(args, "--relative")
+		// Only commits that touched the directory, named relative to it:
+		// in a monorepo, the opened project's own history.
+		args, paths = append(args, "--relative"), []string{"."}
 	}
-	args = append(args, revs...)
-	args = append(args, "--")
+	args = append(append(append(args, revs...), "--"), paths...)
 	cmd := src.git(rctx, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
