@@ -146,7 +146,8 @@ func (l *Log) Files(query []Term) map[string]Hit {
 	if avg <= 0 {
 		avg = 1
 	}
-	score := map[int32]float64{}
+	score := make([]float64, len(l.lens))
+	var touched []int32
 	for _, q := range query {
 		id, ok := l.termID[q.Text]
 		if !ok || q.Weight <= 0 {
@@ -157,35 +158,42 @@ func (l *Log) Files(query []Term) map[string]Hit {
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for i := 0; i+1 < len(p); i += 2 {
 			c, tf := p[i], float64(p[i+1])
+			if score[c] == 0 {
+				touched = append(touched, c)
+			}
 			norm := k1 * (1 - b + b*float64(l.lens[c])/avg)
 			score[c] += q.Weight * idf * tf * (k1 + 1) / (tf + norm)
 		}
 	}
-	type cs struct {
-		c int32
-		s float64
-	}
-	top := make([]cs, 0, len(score))
-	for c, s := range score {
-		top = append(top, cs{c, s})
-	}
-	sort.Slice(top, func(i, j int) bool {
-		if top[i].s != top[j].s {
-			return top[i].s > top[j].s
+	// The TopCommits best, the newer first among equals: a bounded
+	// insertion keeps the work linear in the commits scored.
+	better := func(a, c int32) bool {
+		if score[a] != score[c] {
+			return score[a] > score[c]
 		}
-		return top[i].c > top[j].c // the newer commit first
-	})
-	if len(top) > TopCommits {
-		top = top[:TopCommits]
+		return a > c
+	}
+	top := make([]int32, 0, TopCommits+1)
+	for _, c := range touched {
+		if len(top) == TopCommits && !better(c, top[len(top)-1]) {
+			continue
+		}
+		i := sort.Search(len(top), func(i int) bool { return better(c, top[i]) })
+		top = append(top, 0)
+		copy(top[i+1:], top[i:])
+		top[i] = c
+		if len(top) > TopCommits {
+			top = top[:TopCommits]
+		}
 	}
 	out := map[string]Hit{}
 	best := 0.0
-	for _, t := range top {
-		share := t.s / math.Sqrt(float64(len(l.files[t.c])))
-		for _, f := range l.files[t.c] {
+	for _, c := range top {
+		share := score[c] / math.Sqrt(float64(len(l.files[c])))
+		for _, f := range l.files[c] {
 			h := out[l.paths[f]]
 			if h.Commits == 0 {
-				h.Best = l.hashes[t.c]
+				h.Best = l.hashes[c]
 			}
 			h.Score += share
 			h.Commits++

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -289,6 +291,84 @@ func TestIsTrailer(t *testing.T) {
 	} {
 		if got := isTrailer(line); got != want {
 			t.Errorf("isTrailer(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestFilesTop: the bounded selection of the best commits picks what a
+// full sort would (score, then the newer first), on a log with many ties.
+func TestFilesTop(t *testing.T) {
+	words := []string{"alpha", "beta", "gamma", "delta"}
+	var cs []commit // newest first, as git lists them
+	for i := 0; i < 300; i++ {
+		c := commit{hash: fmt.Sprintf("%010d", i), terms: map[string]int32{}}
+		c.terms[words[i%4]] = int32(1 + i%3)
+		if i%7 == 0 {
+			c.terms[words[(i+1)%4]] = 1
+		}
+		c.files = []string{fmt.Sprintf("f%d.go", i%50), fmt.Sprintf("g%d.go", i%11)}
+		cs = append(cs, c)
+	}
+	l := &Log{}
+	l.add(cs)
+	q := []Term{{"alpha", 2}, {"beta", 1}, {"delta", 0.5}}
+	got := l.Files(q)
+	// The reference: score every commit, sort them all.
+	n := float64(l.Len())
+	avg := float64(l.total) / n
+	type sc struct {
+		c int
+		s float64
+	}
+	var all []sc
+	for c := range l.lens {
+		s := 0.0
+		for _, t := range q {
+			id := l.termID[t.Text]
+			p := l.post[id]
+			df := float64(len(p) / 2)
+			for i := 0; i < len(p); i += 2 {
+				if int(p[i]) == c {
+					tf := float64(p[i+1])
+					s += t.Weight * math.Log(1+(n-df+0.5)/(df+0.5)) * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(l.lens[c])/avg))
+				}
+			}
+		}
+		if s > 0 {
+			all = append(all, sc{c, s})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].s != all[j].s {
+			return all[i].s > all[j].s
+		}
+		return all[i].c > all[j].c
+	})
+	want := map[string]Hit{}
+	best := 0.0
+	for _, x := range all[:TopCommits] {
+		for _, f := range l.files[x.c] {
+			h := want[l.paths[f]]
+			if h.Commits == 0 {
+				h.Best = l.hashes[x.c]
+			}
+			h.Score += x.s / math.Sqrt(float64(len(l.files[x.c])))
+			h.Commits++
+			want[l.paths[f]] = h
+			best = math.Max(best, h.Score)
+		}
+	}
+	for p, h := range want {
+		h.Score /= best
+		want[p] = h
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d files, want %d", len(got), len(want))
+	}
+	for p, w := range want {
+		g := got[p]
+		if g.Commits != w.Commits || g.Best != w.Best || math.Abs(g.Score-w.Score) > 1e-12 {
+			t.Errorf("%s: %+v, want %+v", p, g, w)
 		}
 	}
 }

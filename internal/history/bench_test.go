@@ -1,0 +1,32 @@
+package history
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+// BenchmarkFiles ranks a real log (HONE_BENCH_ROOT, a git work tree) for a
+// task of 40 terms, as the local evaluator does once per retrieval.
+func BenchmarkFiles(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("HONE_BENCH_ROOT not set")
+	}
+	l, _, err := Load(context.Background(), Source{Dir: root}, Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var q []Term
+	for i, w := range []string{"model", "field", "query", "queryset", "filter", "crash", "error", "migration",
+		"admin", "form", "test", "database", "sqlite", "postgresql", "index", "constraint", "unique", "name",
+		"default", "value", "return", "object", "create", "update", "delete", "related", "foreign", "key",
+		"many", "annotate", "aggregate", "expression", "subquery", "order", "group", "json", "date", "time",
+		"timezone", "bulk_create"} {
+		q = append(q, Term{w, 1 + float64(i%3)})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		l.Files(q)
+	}
+}
