@@ -368,3 +368,32 @@ func (l *Log) add(cs []commit) {
 		l.total += int64(length)
 	}
 }
+
+// without returns the log less the commits whose abbreviated hashes drop
+// holds; it shares l's path and term tables, so l must not be used after.
+func (l *Log) without(drop map[string]bool) *Log {
+	n := &Log{rev: l.rev, partial: l.partial, paths: l.paths, pathID: l.pathID, terms: l.terms, termID: l.termID}
+	renum := make([]int32, len(l.lens))
+	for i := range l.lens {
+		if drop[l.hashes[i]] {
+			renum[i] = -1
+			continue
+		}
+		renum[i] = int32(len(n.lens))
+		n.lens = append(n.lens, l.lens[i])
+		n.hashes = append(n.hashes, l.hashes[i])
+		n.files = append(n.files, l.files[i])
+		n.total += int64(l.lens[i])
+	}
+	n.post = make([][]int32, len(l.post))
+	for t, p := range l.post {
+		var kept []int32
+		for i := 0; i+1 < len(p); i += 2 {
+			if c := renum[p[i]]; c >= 0 {
+				kept = append(kept, c, p[i+1])
+			}
+		}
+		n.post[t] = kept
+	}
+	return n
+}

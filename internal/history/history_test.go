@@ -202,11 +202,33 @@ func TestCache(t *testing.T) {
 	if got, want := fmt.Sprint(l.Files(q)), fmt.Sprint(fresh.Files(q)); got != want {
 		t.Errorf("extended log answers %s, a fresh one %s", got, want)
 	}
-	// Back to an ancestor of the cached revision: read afresh.
-	l, st, err = Load(ctx, Source{Dir: dir, Rev: commits[0]}, opts)
-	if err != nil || st.Cached || l.Len() != 1 {
-		t.Fatalf("ancestor: %+v, len %d, %v; want a fresh read of 1 commit", st, l.Len(), err)
+	// Another branch, from the second commit: the commits only the cached
+	// revision had are dropped, the branch's own are read.
+	testrepo.Git(t, dir, "checkout", "-q", "-b", "side", commits[1])
+	side := testrepo.Commit(t, dir, "Cart: a coupon lowers the totals", map[string]string{"api/cart.go": "package api\n// coupon\n"})
+	l, st, err = Load(ctx, Source{Dir: dir, Rev: side}, opts)
+	if err != nil || !st.Cached || st.Read != 1 || l.Len() != 3 {
+		t.Fatalf("branch: %+v, len %d, %v; want cached, 1 read, 3 in all", st, l.Len(), err)
 	}
+	sameAsFresh := func(what string, l *Log, rev string) {
+		t.Helper()
+		fresh, _, err := Load(ctx, Source{Dir: dir, Rev: rev}, Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range [][]Term{{{"throttle", 1}, {"cart", 1}}, {{"totals", 1}}, {{"window", 2}, {"coupon", 1}}} {
+			if got, want := fmt.Sprint(l.Files(q)), fmt.Sprint(fresh.Files(q)); got != want {
+				t.Errorf("%s: %v answers %s, a fresh log %s", what, q, got, want)
+			}
+		}
+	}
+	sameAsFresh("branch", l, side)
+	// Back to an ancestor of the cached revision: the later commits go.
+	l, st, err = Load(ctx, Source{Dir: dir, Rev: commits[0]}, opts)
+	if err != nil || !st.Cached || st.Read != 0 || l.Len() != 1 {
+		t.Fatalf("ancestor: %+v, len %d, %v; want cached, none read, 1 commit", st, l.Len(), err)
+	}
+	sameAsFresh("ancestor", l, commits[0])
 	// A log given back for the same revision is used as it is.
 	again, st, err := Load(ctx, Source{Dir: dir, Rev: commits[0]}, Options{CacheDir: cache, Prev: l})
 	if err != nil || again != l || !st.Cached || st.Read != 0 {

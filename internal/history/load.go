@@ -107,9 +107,10 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	return l, st, nil
 }
 
-// extend returns old brought forward to rev: as it is when it holds rev,
-// with the commits since when rev descends from its revision, else nil (the
-// log must be read afresh).
+// extend returns old brought to rev: as it is when it holds rev; with the
+// commits since when rev descends from its revision; on another branch,
+// less the commits only its revision had and with those only rev has.
+// It returns nil when the log must be read afresh.
 func extend(ctx context.Context, src Source, old *Log, rev string, opts Options, st *Stats) *Log {
 	if old.rev == rev {
 		return old
@@ -117,10 +118,31 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	if old.Len() > MaxCommits*3/2 {
 		return nil // grown long by extensions: read the newest MaxCommits afresh
 	}
-	if err := src.git(ctx, "merge-base", "--is-ancestor", old.rev, rev).Run(); err != nil {
-		return nil // another branch, or history rewritten
+	out, err := src.git(ctx, "merge-base", old.rev, rev).Output()
+	if err != nil {
+		return nil // unrelated histories, or history rewritten
 	}
-	cs, partial, err := read(ctx, src, MaxCommits+1, opts.Timeout, rev, "^"+old.rev)
+	base := strings.TrimSpace(string(out))
+	if base != old.rev {
+		// Another branch (or back to an ancestor): drop what only the
+		// old revision has.
+		gone, err := src.git(ctx, "rev-list", fmt.Sprintf("--max-count=%d", MaxCommits+1), old.rev, "^"+base, "--").Output()
+		if err != nil {
+			return nil
+		}
+		hashes := strings.Fields(string(gone))
+		if len(hashes) > MaxCommits {
+			return nil
+		}
+		drop := make(map[string]bool, len(hashes))
+		for _, h := range hashes {
+			if len(h) >= hashLen {
+				drop[h[:hashLen]] = true
+			}
+		}
+		old = old.without(drop)
+	}
+	cs, partial, err := read(ctx, src, MaxCommits+1, opts.Timeout, rev, "^"+base)
 	if err != nil || partial || len(cs) > MaxCommits {
 		return nil
 	}
