@@ -18,11 +18,14 @@
 // out. A file's score is then divided by the best file's, so the strongest
 // file gets 1.
 //
-// The log comes from the git command, at most MaxCommits commits back from
-// the revision, and is kept in the cache directory keyed by its source: when
-// the revision moves on to a descendant, only the new commits are read. Only
-// the revision's ancestors are ever read, so a log never holds a commit from
-// the revision's future. Without git, or outside a git repository, there is
+// The log comes from the git command, the newest MaxCommits commits back
+// from the revision, and is kept in the cache directory keyed by its source.
+// When the revision moves, only the difference is read: the commits since
+// the merge base of the cached revision and the new one are added, the
+// commits only the cached revision had are dropped, and the oldest go past
+// MaxCommits, so a switch of branch costs what the branch holds, not the
+// whole log. Only the revision's ancestors are ever read, so a log never
+// holds a commit from the revision's future. Without git, or outside a git repository, there is
 // no log and the signal is simply absent.
 package history
 
@@ -396,4 +399,18 @@ func (l *Log) without(drop map[string]bool) *Log {
 		n.post[t] = kept
 	}
 	return n
+}
+
+// keepNewest returns the log less all but its n newest commits (the last
+// added); like without, it consumes l.
+func (l *Log) keepNewest(n int) *Log {
+	extra := l.Len() - n
+	if extra <= 0 {
+		return l
+	}
+	drop := make(map[string]bool, extra)
+	for _, h := range l.hashes[:extra] {
+		drop[h] = true
+	}
+	return l.without(drop)
 }

@@ -394,3 +394,29 @@ func TestFilesTop(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepNewest: a log cut to its newest commits answers as a log of only
+// those commits would.
+func TestKeepNewest(t *testing.T) {
+	var cs []commit // newest first
+	for i := 7; i >= 0; i-- {
+		cs = append(cs, commit{hash: fmt.Sprintf("%010d", i), terms: map[string]int32{[]string{"alpha", "beta"}[i%2]: int32(1 + i%3), "gamma": 1},
+			files: []string{fmt.Sprintf("f%d.go", i%3)}})
+	}
+	whole := &Log{}
+	whole.add(cs)
+	cut := whole.keepNewest(5)
+	only := &Log{}
+	only.add(cs[:5])
+	if cut.Len() != 5 || fmt.Sprint(cut.hashes) != fmt.Sprint(only.hashes) || cut.total != only.total {
+		t.Fatalf("cut: %d commits %v (total %d), want %v (total %d)", cut.Len(), cut.hashes, cut.total, only.hashes, only.total)
+	}
+	for _, q := range [][]Term{{{"alpha", 1}}, {{"beta", 2}, {"gamma", 1}}} {
+		if got, want := fmt.Sprint(cut.Files(q)), fmt.Sprint(only.Files(q)); got != want {
+			t.Errorf("%v: %s, want %s", q, got, want)
+		}
+	}
+	if same := only.keepNewest(9); same != only {
+		t.Error("keepNewest above the length made a new log")
+	}
+}

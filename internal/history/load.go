@@ -115,9 +115,6 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	if old.rev == rev {
 		return old
 	}
-	if old.Len() > MaxCommits*3/2 {
-		return nil // grown long by extensions: read the newest MaxCommits afresh
-	}
 	out, err := src.git(ctx, "merge-base", old.rev, rev).Output()
 	if err != nil {
 		return nil // unrelated histories, or history rewritten
@@ -149,7 +146,8 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	old.add(cs)
 	old.rev = rev
 	st.Read = len(cs)
-	return old
+	// The oldest go, so that the log holds what a fresh read would.
+	return old.keepNewest(MaxCommits)
 }
 
 // resolve returns the full hash of src's revision.
