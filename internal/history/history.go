@@ -110,15 +110,21 @@ type Log struct {
 	post    [][]int32
 	lens    []int32   // per commit: its number of terms
 	hashes  []string  // per commit: its abbreviated hash
-	files   [][]int32 // per commit: the paths it touched
+	files   [][]int32 // per commit: the paths it touched (none for a commit left out)
 	total   int64     // sum of lens
+	docs    int       // commits with files: the documents
 	partial bool      // reading stopped at the timeout
+	// limit is the most commits the log keeps; truncated, that it stops
+	// there, short of the first commit.
+	limit     int
+	truncated bool
 }
 
 // Rev returns the full hash of the revision the log was read at.
 func (l *Log) Rev() string { return l.rev }
 
-// Len returns the number of commits in the log.
+// Len returns the number of commits in the log, those left out of ranking
+// (merges aside) included: they count toward MaxCommits as in git's log.
 func (l *Log) Len() int { return len(l.lens) }
 
 // Term is a weighted query term.
@@ -141,10 +147,10 @@ type Hit struct {
 // touched, its Hit. Paths are as the log names them (slash-separated,
 // relative to the source).
 func (l *Log) Files(query []Term) map[string]Hit {
-	if l == nil || len(l.lens) == 0 {
+	if l == nil || l.docs == 0 {
 		return nil
 	}
-	n := float64(len(l.lens))
+	n := float64(l.docs)
 	avg := float64(l.total) / n
 	if avg <= 0 {
 		avg = 1
@@ -300,7 +306,9 @@ func parseRecord(rec []byte) (commit, bool) {
 		c.files = append(c.files, line)
 	}
 	if len(c.files) == 0 || len(c.files) > MaxFilesPerCommit {
-		return commit{}, false
+		// Kept as an empty entry, so that the log counts commits as git
+		// does, but never ranked.
+		return commit{hash: c.hash}, true
 	}
 	for _, line := range strings.Split(string(parts[1]), "\n") {
 		if isTrailer(line) {
@@ -369,13 +377,17 @@ func (l *Log) add(cs []commit) {
 		l.hashes = append(l.hashes, c.hash)
 		l.files = append(l.files, files)
 		l.total += int64(length)
+		if len(files) > 0 {
+			l.docs++
+		}
 	}
 }
 
 // without returns the log less the commits whose abbreviated hashes drop
 // holds; it shares l's path and term tables, so l must not be used after.
 func (l *Log) without(drop map[string]bool) *Log {
-	n := &Log{rev: l.rev, partial: l.partial, paths: l.paths, pathID: l.pathID, terms: l.terms, termID: l.termID}
+	n := &Log{rev: l.rev, limit: l.limit, partial: l.partial, truncated: l.truncated, paths: l.paths, pathID: l.pathID, terms: l.terms,
+		termID: l.termID}
 	renum := make([]int32, len(l.lens))
 	for i := range l.lens {
 		if drop[l.hashes[i]] {
@@ -387,6 +399,9 @@ func (l *Log) without(drop map[string]bool) *Log {
 		n.hashes = append(n.hashes, l.hashes[i])
 		n.files = append(n.files, l.files[i])
 		n.total += int64(l.lens[i])
+		if len(l.files[i]) > 0 {
+			n.docs++
+		}
 	}
 	n.post = make([][]int32, len(l.post))
 	for t, p := range l.post {

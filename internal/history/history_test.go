@@ -54,9 +54,9 @@ func TestFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The sweep touched too many files: left out.
-	if st.Commits != 4 || l.Len() != 4 || st.Cached {
-		t.Fatalf("stats %+v, len %d; want 4 commits read, not cached", st, l.Len())
+	// The sweep touched too many files: counted, never ranked.
+	if st.Commits != 5 || l.Len() != 5 || l.docs != 4 || st.Cached {
+		t.Fatalf("stats %+v, len %d, %d ranked; want 5 commits read, 4 ranked, not cached", st, l.Len(), l.docs)
 	}
 	if l.Rev() != commits[len(commits)-1] {
 		t.Errorf("Rev = %s, want %s", l.Rev(), commits[len(commits)-1])
@@ -191,8 +191,8 @@ func TestCache(t *testing.T) {
 	}
 	// A descendant: only the new commits are read.
 	l, st, err = Load(ctx, Source{Dir: dir}, opts)
-	if err != nil || !st.Cached || st.Read != 2 || l.Len() != 4 {
-		t.Fatalf("descendant: %+v, len %d, %v; want cached, 2 read, 4 in all", st, l.Len(), err)
+	if err != nil || !st.Cached || st.Read != 3 || l.Len() != 5 {
+		t.Fatalf("descendant: %+v, len %d, %v; want cached, 3 read, 5 in all", st, l.Len(), err)
 	}
 	fresh, _, err := Load(ctx, Source{Dir: dir}, Options{NoCache: true})
 	if err != nil {
@@ -252,14 +252,14 @@ func TestCache(t *testing.T) {
 		t.Fatalf("corrupt cache: %+v, %v, logs %q", st, err, logs.String())
 	}
 	// An inconsistent one too.
-	bad := &Log{rev: commits[1], lens: []int32{1}, hashes: []string{"x"}, files: [][]int32{{7}}}
+	bad := &Log{rev: commits[1], limit: MaxCommits, lens: []int32{1}, hashes: []string{"x"}, files: [][]int32{{7}}}
 	if err := saveCache(files[0], src.key(), bad); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadCache(files[0], src.key()); err == nil {
+	if _, err := loadCache(files[0], src.key(), MaxCommits); err == nil {
 		t.Error("a cache naming a missing path was accepted")
 	}
-	if _, err := loadCache(files[0], "dir /elsewhere"); !errors.Is(err, errStale) {
+	if _, err := loadCache(files[0], "dir /elsewhere", MaxCommits); !errors.Is(err, errStale) {
 		t.Errorf("another source's cache: err = %v, want errStale", err)
 	}
 }
@@ -284,7 +284,7 @@ func TestParseRecord(t *testing.T) {
 		files     int
 	}{
 		{"ordinary", hash + "\x1fFix it\n\x1f\n\na.go\nb/c.py\n", true, 2},
-		{"no files", hash + "\x1fEmpty\n\x1f\n", false, 0},
+		{"no files: kept, never ranked", hash + "\x1fEmpty\n\x1f\n", true, 0},
 		{"short hash", "abc\x1fX\x1f\na.go\n", false, 0},
 		{"missing fields", hash + "\x1fno names", false, 0},
 		{"quoted odd name skipped", hash + "\x1fX\x1f\n\"we\\tird\"\na.go\n", true, 1},
@@ -295,7 +295,10 @@ func TestParseRecord(t *testing.T) {
 		if ok != tc.ok || len(c.files) != tc.files {
 			t.Errorf("%s: ok %v files %v; want %v, %d", tc.name, ok, c.files, tc.ok, tc.files)
 		}
-		if ok && c.files[len(c.files)-1] != "a.go" && tc.name != "ordinary" {
+		if ok && tc.files == 0 && len(c.terms) != 0 {
+			t.Errorf("%s: terms %v of a commit never ranked", tc.name, c.terms)
+		}
+		if ok && tc.files > 0 && c.files[len(c.files)-1] != "a.go" && tc.name != "ordinary" {
 			t.Errorf("%s: files %q", tc.name, c.files)
 		}
 	}
@@ -418,5 +421,39 @@ func TestKeepNewest(t *testing.T) {
 	}
 	if same := only.keepNewest(9); same != only {
 		t.Error("keepNewest above the length made a new log")
+	}
+}
+
+// TestWindow: a log cut at its limit holds, after any move of the
+// revision, what a fresh read at that revision would: the newest commits,
+// read afresh when dropping a branch's commits would leave it short.
+func TestWindow(t *testing.T) {
+	dir, commits := shopRepo(t)
+	ctx := context.Background()
+	opts := Options{CacheDir: t.TempDir(), MaxCommits: 2}
+	check := func(what, rev string, wantCached bool) {
+		t.Helper()
+		l, st, err := Load(ctx, Source{Dir: dir, Rev: rev}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, _, err := Load(ctx, Source{Dir: dir, Rev: rev}, Options{NoCache: true, MaxCommits: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Cached != wantCached || fmt.Sprint(l.hashes) != fmt.Sprint(fresh.hashes) {
+			t.Errorf("%s: cached %v (want %v), commits %v, a fresh read %v", what, st.Cached, wantCached, l.hashes, fresh.hashes)
+		}
+		if !l.truncated && l.Len() == 2 && rev != commits[1] {
+			t.Errorf("%s: a log cut at its limit is not marked truncated", what)
+		}
+	}
+	check("first", commits[2], false)
+	check("descendant", commits[4], true) // three more, the oldest go
+	check("ancestor", commits[1], false)  // dropping leaves one: read afresh
+	check("descendant again", commits[3], true)
+	// Another limit: the cache is of another log.
+	if _, st, err := Load(ctx, Source{Dir: dir, Rev: commits[3]}, Options{CacheDir: opts.CacheDir, MaxCommits: 3}); err != nil || st.Cached {
+		t.Errorf("another limit: %+v, %v; want a fresh read", st, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 1
+const cacheVersion = 2
 
 // Options control Load.
 type Options struct {
@@ -33,6 +33,8 @@ type Options struct {
 	Timeout time.Duration
 	// Logger receives warnings; nil discards them.
 	Logger *slog.Logger
+	// MaxCommits bounds how far back the log goes (0: MaxCommits).
+	MaxCommits int
 	// Prev is a log this source gave before: returned as it is when it is
 	// still of the revision (a refresh after edits that did not commit).
 	Prev *Log
@@ -58,12 +60,15 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	if opts.MaxCommits <= 0 {
+		opts.MaxCommits = MaxCommits
+	}
 	var st Stats
 	rev, err := resolve(ctx, src)
 	if err != nil {
 		return nil, st, err
 	}
-	if opts.Prev != nil && opts.Prev.rev == rev {
+	if opts.Prev != nil && opts.Prev.rev == rev && opts.Prev.limit == opts.MaxCommits {
 		st.Commits, st.Cached, st.Partial = opts.Prev.Len(), true, opts.Prev.partial
 		st.Millis = time.Since(start).Milliseconds()
 		return opts.Prev, st, nil
@@ -76,7 +81,7 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	}
 	var l *Log
 	if cachePath != "" {
-		old, err := loadCache(cachePath, src.key())
+		old, err := loadCache(cachePath, src.key(), opts.MaxCommits)
 		switch {
 		case err == nil:
 			l, st.Cached = extend(ctx, src, old, rev, opts, &st), true
@@ -86,11 +91,11 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	}
 	if l == nil {
 		st.Cached = false
-		cs, partial, err := read(ctx, src, MaxCommits, opts.Timeout, rev)
+		cs, partial, err := read(ctx, src, opts.MaxCommits, opts.Timeout, rev)
 		if err != nil {
 			return nil, st, err
 		}
-		l = &Log{rev: rev, partial: partial}
+		l = &Log{rev: rev, limit: opts.MaxCommits, partial: partial, truncated: len(cs) >= opts.MaxCommits}
 		l.add(cs)
 		st.Read = len(cs)
 		if partial {
@@ -115,6 +120,10 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	if old.rev == rev {
 		return old
 	}
+	limit := opts.MaxCommits
+	// A log cut at its limit (or by the time limit) lacks the older
+	// commits: if dropping leaves it short, only a fresh read is right.
+	short := old.truncated || old.partial
 	out, err := src.git(ctx, "merge-base", old.rev, rev).Output()
 	if err != nil {
 		return nil // unrelated histories, or history rewritten
@@ -123,12 +132,12 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	if base != old.rev {
 		// Another branch (or back to an ancestor): drop what only the
 		// old revision has.
-		gone, err := src.git(ctx, "rev-list", fmt.Sprintf("--max-count=%d", MaxCommits+1), old.rev, "^"+base, "--").Output()
+		gone, err := src.git(ctx, "rev-list", fmt.Sprintf("--max-count=%d", limit+1), old.rev, "^"+base, "--").Output()
 		if err != nil {
 			return nil
 		}
 		hashes := strings.Fields(string(gone))
-		if len(hashes) > MaxCommits {
+		if len(hashes) > limit {
 			return nil
 		}
 		drop := make(map[string]bool, len(hashes))
@@ -139,15 +148,19 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 		}
 		old = old.without(drop)
 	}
-	cs, partial, err := read(ctx, src, MaxCommits+1, opts.Timeout, rev, "^"+base)
-	if err != nil || partial || len(cs) > MaxCommits {
+	cs, partial, err := read(ctx, src, limit+1, opts.Timeout, rev, "^"+base)
+	if err != nil || partial || len(cs) > limit {
 		return nil
 	}
 	old.add(cs)
 	old.rev = rev
 	st.Read = len(cs)
+	if short && old.Len() < limit {
+		return nil
+	}
+	old.truncated = short || old.Len() > limit
 	// The oldest go, so that the log holds what a fresh read would.
-	return old.keepNewest(MaxCommits)
+	return old.keepNewest(limit)
 }
 
 // resolve returns the full hash of src's revision.
@@ -195,17 +208,21 @@ type cacheFile struct {
 	Key     string
 	Rev     string
 	Partial bool
-	Paths   []string
-	Terms   []string
-	Hashes  []string
-	Post    [][]int32
-	Lens    []int32
-	Files   [][]int32
+	// Limit is the MaxCommits it was read with; Truncated, that the log
+	// stops there.
+	Limit     int
+	Truncated bool
+	Paths     []string
+	Terms     []string
+	Hashes    []string
+	Post      [][]int32
+	Lens      []int32
+	Files     [][]int32
 }
 
 func saveCache(p, key string, l *Log) error {
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(cacheFile{Version: cacheVersion, Key: key, Rev: l.rev, Partial: l.partial,
+	err := gob.NewEncoder(&buf).Encode(cacheFile{Version: cacheVersion, Key: key, Rev: l.rev, Partial: l.partial, Limit: l.limit, Truncated: l.truncated,
 		Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Post: l.post, Lens: l.lens, Files: l.files})
 	if err != nil {
 		return err
@@ -233,7 +250,7 @@ func saveCache(p, key string, l *Log) error {
 var errStale = errors.New("history: cache of another version or source")
 
 // loadCache reads and checks a cached log.
-func loadCache(p, key string) (*Log, error) {
+func loadCache(p, key string, limit int) (*Log, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
@@ -242,14 +259,14 @@ func loadCache(p, key string) (*Log, error) {
 	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	if c.Version != cacheVersion || c.Key != key {
+	if c.Version != cacheVersion || c.Key != key || c.Limit != limit {
 		return nil, errStale
 	}
 	n := len(c.Lens)
 	if len(c.Hashes) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
 		return nil, fmt.Errorf("history: cache %s is inconsistent", p)
 	}
-	l := &Log{rev: c.Rev, partial: c.Partial, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, post: c.Post,
+	l := &Log{rev: c.Rev, limit: c.Limit, partial: c.Partial, truncated: c.Truncated, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, post: c.Post,
 		lens: c.Lens, files: c.Files, pathID: make(map[string]int32, len(c.Paths)),
 		termID: make(map[string]int32, len(c.Terms))}
 	for i, f := range c.Files {
@@ -275,8 +292,11 @@ func loadCache(p, key string) (*Log, error) {
 	for i, s := range c.Terms {
 		l.termID[s] = int32(i)
 	}
-	for _, x := range c.Lens {
+	for i, x := range c.Lens {
 		l.total += int64(x)
+		if len(c.Files[i]) > 0 {
+			l.docs++
+		}
 	}
 	return l, nil
 }
