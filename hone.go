@@ -285,7 +285,11 @@ func (r *Repo) loadHistory(ctx context.Context) (*history.Log, string) {
 		return nil, "not read (" + strings.TrimPrefix(err.Error(), "history: ") + ")"
 	}
 	r.opts.Logger.Debug("hone: commit history", "commits", st.Commits, "read", st.Read, "cached", st.Cached, "ms", st.Millis)
-	msg := fmt.Sprintf("%d commits up to %.10s (%d read from git", st.Commits, l.Rev(), st.Read)
+	noun := "commits"
+	if st.Commits == 1 {
+		noun = "commit"
+	}
+	msg := fmt.Sprintf("%d %s up to %.10s (%d read from git", st.Commits, noun, l.Rev(), st.Read)
 	if st.Partial {
 		msg += ", stopped at the time limit"
 	}
