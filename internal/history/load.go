@@ -49,8 +49,9 @@ type Stats struct {
 	Millis  int64 // time taken
 }
 
-// Load returns the log of src's revision, from the cache when it holds that
-// revision or an ancestor of it. It returns ErrNoHistory (wrapped) when
+// Load returns the log of src's revision: from the cache, brought to the
+// revision by reading only the difference, when the cache holds a log of a
+// related revision; else read afresh. It returns ErrNoHistory (wrapped) when
 // there is no git history to read.
 func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	start := time.Now()
@@ -121,9 +122,11 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 		return old
 	}
 	limit := opts.MaxCommits
-	// A log cut at its limit (or by the time limit) lacks the older
-	// commits: if dropping leaves it short, only a fresh read is right.
-	short := old.truncated || old.partial
+	// A log cut at its limit lacks the older commits: if dropping leaves
+	// it short, only a fresh read is right. (A log cut by the time limit
+	// is brought forward as it is: reading it afresh would hit the limit
+	// again.)
+	short := old.truncated
 	out, err := src.git(ctx, "merge-base", old.rev, rev).Output()
 	if err != nil {
 		return nil // unrelated histories, or history rewritten
