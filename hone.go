@@ -291,7 +291,7 @@ func (r *Repo) loadHistory(ctx context.Context) (*history.Log, string) {
 	}
 	msg := fmt.Sprintf("%d %s up to %.10s (%d read from git", st.Commits, noun, l.Rev(), st.Read)
 	if st.Partial {
-		msg += ", stopped at the time limit"
+		msg += ", stopped early"
 	}
 	return l, msg + fmt.Sprintf("), %d ms", st.Millis)
 }

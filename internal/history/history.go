@@ -113,7 +113,7 @@ type Log struct {
 	files   [][]int32 // per commit: the paths it touched (none for a commit left out)
 	total   int64     // sum of lens
 	docs    int       // commits with files: the documents
-	partial bool      // reading stopped at the timeout
+	partial bool      // reading stopped early: the time limit, or a message over 16 MiB
 	// limit is the most commits the log keeps; truncated, that it stops
 	// there, short of the first commit.
 	limit     int

@@ -45,7 +45,7 @@ type Stats struct {
 	Commits int   // commits in the log
 	Read    int   // commits read from git by this Load
 	Cached  bool  // the log came from the cache, whole or in part
-	Partial bool  // reading stopped at the timeout
+	Partial bool  // reading stopped early (the time limit, or a message over 16 MiB)
 	Millis  int64 // time taken
 }
 
@@ -100,7 +100,7 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 		l.add(cs)
 		st.Read = len(cs)
 		if partial {
-			opts.Logger.Warn("history: reading the log timed out; the newest commits are used",
+			opts.Logger.Warn("history: reading the log stopped early (the time limit, or a commit message over 16 MiB); the newest commits are used",
 				"commits", len(cs), "timeout", opts.Timeout)
 		}
 	}
