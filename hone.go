@@ -229,14 +229,14 @@ func (r *Repo) IndexStats() index.Stats {
 func (r *Repo) Refresh(ctx context.Context) error {
 	start := time.Now()
 	// The commit history is read beside the index (git, then the cache).
-	type loaded struct {
-		log *history.Log
-		msg string
-	}
-	histc := make(chan loaded, 1)
-	go func() { l, msg := r.loadHistory(ctx); histc <- loaded{l, msg} }()
-	hist := func() loaded { h := <-histc; histc <- h; return h }
-	defer hist() // never leave the reader behind
+	var hist *history.Log
+	var histMsg string
+	histDone := make(chan struct{})
+	go func() {
+		defer close(histDone)
+		hist, histMsg = r.loadHistory(ctx)
+	}()
+	defer func() { <-histDone }() // never leave the reader behind
 	ix, st, err := index.Open(ctx, r.root, index.Options{
 		CacheDir: r.opts.CacheDir,
 		NoCache:  r.opts.NoCache,
@@ -255,12 +255,12 @@ func (r *Repo) Refresh(ctx context.Context) error {
 		return fmt.Errorf("hone: %s: %w (%d files skipped; see hone index --explain)", r.root, ErrEmptyRepo, len(st.Skipped))
 	}
 	indexMs := time.Since(start).Milliseconds()
-	h := hist()
+	<-histDone
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	r.mu.Lock()
-	r.ix, r.stats, r.indexMs, r.hist, r.histMsg = ix, st, indexMs, h.log, h.msg
+	r.ix, r.stats, r.indexMs, r.hist, r.histMsg = ix, st, indexMs, hist, histMsg
 	r.mu.Unlock()
 	return nil
 }

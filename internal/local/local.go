@@ -296,6 +296,11 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			e.titleStems[tokenize.Stem(w)] = w
 		}
 	})
+	if e.titleTotal >= e.taskTotal*0.999 {
+		// A task that is all title (one line) has no gist apart from its
+		// words: the title's focus would count the focus twice.
+		e.titleTerms, e.titleTotal = nil, 0
+	}
 	if opts.History != nil {
 		q := make([]history.Term, 0, len(e.taskTerms))
 		for t, w := range e.taskTerms {
@@ -303,11 +308,6 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 		}
 		sort.Slice(q, func(a, b int) bool { return q[a].Text < q[b].Text }) // the same sums every run
 		e.past = e.againstSources(opts.History.Files(q))
-	}
-	if e.titleTotal >= e.taskTotal*0.999 {
-		// A task that is all title (one line) has no gist apart from its
-		// words: the title's focus would count the focus twice.
-		e.titleTerms, e.titleTotal = nil, 0
 	}
 	return e
 }
