@@ -2,7 +2,6 @@ package hone_test
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -14,9 +13,7 @@ import (
 // file it changed, the reason says so, and History.Off and the ablation
 // switch turn it off.
 func TestHistorySignal(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testrepo.NeedGit(t)
 	dir := t.TempDir()
 	testrepo.Git(t, dir, "init", "-q", "-b", "main")
 	body := "def total(items):\n    return sum(i.amount for i in items)\n"

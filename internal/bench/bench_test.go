@@ -15,25 +15,12 @@ import (
 	"github.com/hone-dev/hone/internal/testrepo"
 )
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, s := range files {
-		full := filepath.Join(dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // synthMirror builds a small Python repository over two commits and a bare
 // mirror of it at root/acme+shop/repo; it returns the two commits.
 func synthMirror(t *testing.T, root string) (string, string) {
 	src := t.TempDir()
 	testrepo.Git(t, src, "init", "-q", "-b", "main")
-	writeFiles(t, src, map[string]string{
+	testrepo.WriteFiles(t, src, map[string]string{
 		"shop/__init__.py": "",
 		"shop/cart.py": `class Cart:
     def __init__(self):
@@ -69,7 +56,7 @@ def test_total_price():
 	t.Setenv("GIT_COMMITTER_DATE", "2020-01-01T00:00:00Z")
 	testrepo.Git(t, src, "commit", "-q", "-m", "one")
 	c1 := testrepo.Git(t, src, "rev-parse", "HEAD")
-	writeFiles(t, src, map[string]string{
+	testrepo.WriteFiles(t, src, map[string]string{
 		"shop/discount.py": `def apply_discount(price, coupon_code):
     """Apply a coupon discount code to a price."""
     if coupon_code == "HALF":

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,17 +17,10 @@ import (
 	"github.com/hone-dev/hone/internal/testrepo"
 )
 
-func needGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-}
-
 // shopRepo is a repository whose history says where throttling lives.
 func shopRepo(t *testing.T) (dir string, commits []string) {
 	t.Helper()
-	needGit(t)
+	testrepo.NeedGit(t)
 	dir = t.TempDir()
 	testrepo.Git(t, dir, "init", "-q", "-b", "main")
 	add := func(msg string, files map[string]string) {
@@ -141,7 +133,7 @@ func TestBareMirror(t *testing.T) {
 }
 
 func TestNoHistory(t *testing.T) {
-	needGit(t)
+	testrepo.NeedGit(t)
 	ctx := context.Background()
 	plain := t.TempDir()
 	if err := os.WriteFile(filepath.Join(plain, "a.go"), []byte("package a\n"), 0o644); err != nil {

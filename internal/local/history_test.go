@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -17,9 +16,7 @@ import (
 // the history signal, scaled so that the best source file (not the tests
 // that every fix touches) gets the full weight.
 func TestEvaluateHistory(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	testrepo.NeedGit(t)
 	dir := t.TempDir()
 	testrepo.Git(t, dir, "init", "-q", "-b", "main")
 	code := "def allow(client):\n    return True\n"

@@ -19,8 +19,16 @@ import (
 func Write(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
+	WriteFiles(t, root, files)
+	return root
+}
+
+// WriteFiles creates or overwrites files (slash-separated paths to
+// contents) under dir, making directories as needed.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for p, text := range files {
-		abs := filepath.Join(root, filepath.FromSlash(p))
+		abs := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +36,14 @@ func Write(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return root
+}
+
+// NeedGit skips the test when git is not installed.
+func NeedGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
 }
 
 // Index writes files and indexes them in memory (no cache).
@@ -61,15 +76,7 @@ func Git(t testing.TB, dir string, args ...string) string {
 // commits it with message; it returns the new commit's hash.
 func Commit(t testing.TB, dir, message string, files map[string]string) string {
 	t.Helper()
-	for p, text := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	WriteFiles(t, dir, files)
 	Git(t, dir, "add", "-A")
 	Git(t, dir, "commit", "-q", "--allow-empty", "-m", message)
 	return Git(t, dir, "rev-parse", "HEAD")
