@@ -121,6 +121,7 @@ func extractorPrint() uint64 {
 			{"p/m.py", "import os\nfrom .a import b\nclass A(B):\n    def f(self):\n        g()\n"},
 			{"p/m.go", "package m\nimport \"fmt\"\ntype T struct{}\nfunc (T) F() { fmt.Println() }\n"},
 			{"p/m.ts", "import { a } from './a'\nexport class C { m(): void { a() } }\n"},
+			{"p/m.c", "#include \"m.h\"\nint f(int);\nint g(void) { return f(1); }\n"},
 		}
 		for _, p := range probes {
 			r, err := syntax.Extract(p.path, []byte(p.src))

@@ -285,6 +285,9 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 				refAt = append(refAt, name.StartByte())
 			}
 		case roleDef, roleContainer:
+			if (g.name == "c" || g.name == "cpp") && isPrototype(tag) {
+				continue
+			}
 			d := rawDef{Tag: t, nameStart: name.StartByte(), tagStart: tag.StartByte(), tagEnd: tag.EndByte()}
 			if r.kind == roleContainer {
 				d.Name, d.Kind, d.container = typeName(text), "impl", true
@@ -395,6 +398,31 @@ func resolve(raw []rawDef) []Tag {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+// declaratorWrappers are the C and C++ declarators that can wrap a function's
+// declarator: int *f(void), int (f)(void), int &f().
+var declaratorWrappers = map[string]bool{
+	"pointer_declarator": true, "reference_declarator": true,
+	"parenthesized_declarator": true, "attributed_declarator": true,
+}
+
+// isPrototype reports whether a C or C++ function declarator belongs to a
+// declaration without a body (int f(void); in a header) rather than to a
+// function definition. Upstream's tags.scm tags both; a prototype only
+// announces a function that a source file defines, and counting it would let
+// every header compete with its .c file for the function's name. Member
+// declarations in a C++ class body (field_declaration) stay definitions: they
+// are the class's own API, often defined out of line.
+func isPrototype(n ts.Node) bool {
+	if n.Kind() != "function_declarator" {
+		return false
+	}
+	p := n.Parent()
+	for p != nil && declaratorWrappers[p.Kind()] {
+		p = p.Parent()
+	}
+	return p != nil && p.Kind() == "declaration"
 }
 
 // goReceiver returns the receiver type name of a Go method declaration.

@@ -8,3 +8,4 @@ class Conn : public Base {
 }
 void net::Conn::open() { helper(); obj.run(); std::sort(a, b); }
 void Conn::close() {}
+int util(int x);
