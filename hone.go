@@ -362,6 +362,7 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 	demote := search.Options{
 		DemoteTests: !opts.IncludeTests && !t.MentionsTests,
 		DemoteDocs:  !t.MentionsDocs,
+		DemoteBuild: true,
 	}
 	anchors := anchor.Set{}
 	if !opts.Off.Symbols {

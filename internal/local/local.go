@@ -79,6 +79,7 @@ import (
 	"github.com/hone-dev/hone/internal/anchor"
 	"github.com/hone-dev/hone/internal/history"
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/pathclass"
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/terms"
@@ -848,7 +849,7 @@ func (e *Evaluator) reason(j *judged) string {
 		parts = append(parts, fmt.Sprintf("%s:+%.2f", s.label, s.value))
 	}
 	if j.factor != 1 {
-		parts = append(parts, fmt.Sprintf("test/doc file:×%.2f", j.factor))
+		parts = append(parts, fmt.Sprintf("%s file:×%.2f", pathclass.Of(j.cand.Path), j.factor))
 	}
 	if j.penalty > 0 {
 		parts = append(parts, fmt.Sprintf("evidence %.2f short of %s's %.2f:-%.2f", j.evidence, path.Base(e.leader), e.lead, j.penalty))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hone-dev/hone/internal/pathclass"
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/loop"
@@ -155,7 +156,7 @@ func TestEvaluateSignals(t *testing.T) {
 				signal(`defines Throttle ("throttle")`, WeightSymbolTerm),
 				signal(`file name says "throttle"`, WeightPathName),
 			},
-			notWant: []string{"task names", "trace frame", "test/doc file"},
+			notWant: []string{"task names", "trace frame", "test file", "doc file"},
 		},
 		{
 			name: "a plural file name answers the singular word",
@@ -248,7 +249,7 @@ func TestEvaluateDemotion(t *testing.T) {
 			if want := plain.Relevance * tt.factor; math.Abs(demoted.Relevance-want) > 0.001 {
 				t.Errorf("Evaluate(%s) demoted = %v, want %v × %v = %v", tt.path, demoted.Relevance, plain.Relevance, tt.factor, want)
 			}
-			mark := fmt.Sprintf("test/doc file:×%.2f", tt.factor)
+			mark := fmt.Sprintf("%s file:×%.2f", pathclass.Of(tt.path), tt.factor)
 			if has := strings.HasSuffix(demoted.Reason, mark); has != (tt.factor != 1) {
 				t.Errorf("Evaluate(%s).Reason = %q; ends with %q = %v, want %v", tt.path, demoted.Reason, mark, has, tt.factor != 1)
 			}

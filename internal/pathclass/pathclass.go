@@ -12,6 +12,9 @@
 //	       *.adoc; changelogs and release notes without a source extension
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks
+//	build output: a directory named dist (the bundles a JavaScript package
+//	       commits for release repeat the sources they are built from; build/
+//	       is left alone: it usually holds build scripts, which are code)
 package pathclass
 
 import (
@@ -27,6 +30,7 @@ const (
 	Test
 	Doc
 	Example
+	Build
 )
 
 func (k Kind) String() string {
@@ -37,6 +41,8 @@ func (k Kind) String() string {
 		return "doc"
 	case Example:
 		return "example"
+	case Build:
+		return "build output"
 	}
 	return "code"
 }
@@ -45,6 +51,7 @@ var (
 	testDirs    = set("test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_utils", "testcases")
 	docDirs     = set("doc", "docs", "documentation", "_docs")
 	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials")
+	buildDirs   = set("dist")
 	docExts     = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
 )
 
@@ -76,6 +83,9 @@ func Of(p string) Kind {
 	for _, d := range dirs {
 		if testDirs[d] {
 			return Test
+		}
+		if buildDirs[d] {
+			return Build
 		}
 	}
 	if docExts[ext] || (ext == "" || ext == ".old") && (strings.HasPrefix(stem, "changelog") || strings.HasPrefix(stem, "changes") || strings.HasPrefix(stem, "history")) {

@@ -35,6 +35,13 @@ func TestOf(t *testing.T) {
 		{"internal/attestation.go", Code},
 		{"internal/latest.go", Code},
 		{"internal/auth/testdata/golden.json", Test},
+		// Build output.
+		{"dist/axios.js", Build},
+		{"packages/core/dist/index.mjs", Build},
+		{"build/tasks/release.js", Code},
+		{"src/dist.js", Code},
+		{"lib/distutils/core.py", Code},
+		{"tests/dist/fixture.js", Test}, // a test directory wins
 		// Java, Kotlin, C#, Scala.
 		{"src/main/java/com/foo/Foo.java", Code},
 		{"src/test/java/com/foo/FooTest.java", Test},
@@ -128,6 +135,7 @@ func TestKindString(t *testing.T) {
 		{Test, "test"},
 		{Doc, "doc"},
 		{Example, "example"},
+		{Build, "build output"},
 		{Kind(99), "code"},
 	}
 	for _, tt := range tests {

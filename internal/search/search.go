@@ -8,7 +8,8 @@
 // keywords may have missed: the file a stack trace names, the file that
 // defines a symbol the task or a gap names. Test, documentation and example
 // files are demoted unless the caller says the task is about them, because
-// they repeat the vocabulary of the code they exercise.
+// they repeat the vocabulary of the code they exercise; build output (a
+// committed dist/ bundle) is demoted too, as it repeats its sources.
 package search
 
 import (
@@ -35,6 +36,9 @@ const (
 	TestFactor = 0.5
 	// DocFactor multiplies the score of documentation and examples when demoted.
 	DocFactor = 0.5
+	// BuildFactor multiplies the score of build output (a committed dist/
+	// bundle), which repeats the code it is built from.
+	BuildFactor = 0.5
 	// MaxDefiners skips a symbol: focus area whose name more files define.
 	MaxDefiners = 8
 	// overfetch is how many more hits than asked are ranked before demotions
@@ -46,6 +50,7 @@ const (
 type Options struct {
 	DemoteTests bool
 	DemoteDocs  bool
+	DemoteBuild bool
 }
 
 // Searcher runs queries against one index. It is safe for concurrent use.
@@ -67,6 +72,10 @@ func (o Options) Factor(p string) float64 {
 	case pathclass.Doc, pathclass.Example:
 		if o.DemoteDocs {
 			return DocFactor
+		}
+	case pathclass.Build:
+		if o.DemoteBuild {
+			return BuildFactor
 		}
 	}
 	return 1

@@ -376,6 +376,11 @@ func TestOptionsFactor(t *testing.T) {
 		{Options{DemoteDocs: true}, "examples/a.py", DocFactor},
 		{Options{DemoteDocs: true}, "tests/test_x.py", 1},
 		{Options{DemoteTests: true, DemoteDocs: true}, "app/x.py", 1},
+		{Options{DemoteBuild: true}, "dist/axios.js", BuildFactor},
+		{Options{DemoteBuild: true}, "packages/ui/dist/index.js", BuildFactor},
+		{Options{DemoteTests: true, DemoteDocs: true}, "dist/axios.js", 1},
+		{Options{DemoteBuild: true}, "build/release/cdn.js", 1},
+		{Options{DemoteBuild: true}, "src/distance.js", 1},
 	}
 	for _, tt := range tests {
 		if got := tt.opts.Factor(tt.path); got != tt.want {
