@@ -122,6 +122,7 @@ func extractorPrint() uint64 {
 			{"p/m.go", "package m\nimport \"fmt\"\ntype T struct{}\nfunc (T) F() { fmt.Println() }\n"},
 			{"p/m.ts", "import { a } from './a'\nexport class C { m(): void { a() } }\n"},
 			{"p/m.c", "#include \"m.h\"\nint f(int);\nint g(void) { return f(1); }\n"},
+			{"p/m.cpp", "namespace n { struct S { void f(); }; }\nvoid n::S::f() {}\ntemplate <class T> void B<T>::g() {}\n"},
 		}
 		for _, p := range probes {
 			r, err := syntax.Extract(p.path, []byte(p.src))

@@ -409,11 +409,12 @@ var declaratorWrappers = map[string]bool{
 
 // isPrototype reports whether a C or C++ function declarator belongs to a
 // declaration without a body (int f(void); in a header) rather than to a
-// function definition. Upstream's tags.scm tags both; a prototype only
-// announces a function that a source file defines, and counting it would let
-// every header compete with its .c file for the function's name. Member
-// declarations in a C++ class body (field_declaration) stay definitions: they
-// are the class's own API, often defined out of line.
+// function definition: a free function's (declaration) or a C++ member's
+// declared in its class body (field_declaration) and defined out of line
+// (void Conn::open() { ... }). Upstream's tags.scm tags both; a prototype
+// only announces a function that a source file defines, and counting it
+// would let every header compete with its .c or .cpp file for the function's
+// name. The class itself stays defined in the header.
 func isPrototype(n ts.Node) bool {
 	if n.Kind() != "function_declarator" {
 		return false
@@ -422,7 +423,7 @@ func isPrototype(n ts.Node) bool {
 	for p != nil && declaratorWrappers[p.Kind()] {
 		p = p.Parent()
 	}
-	return p != nil && p.Kind() == "declaration"
+	return p != nil && (p.Kind() == "declaration" || p.Kind() == "field_declaration")
 }
 
 // goReceiver returns the receiver type name of a Go method declaration.

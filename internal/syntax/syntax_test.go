@@ -154,8 +154,8 @@ func TestExtract(t *testing.T) {
 		},
 		{
 			path:    "a.cpp",
-			src:     "#include \"conn.hpp\"\nclass Conn {\n  void open();\n};\nvoid Conn::close() { run(); }\n",
-			defs:    []def{{"Conn", "class", "", 2}, {"open", "method", "Conn", 3}, {"close", "method", "Conn", 5}},
+			src:     "#include \"conn.hpp\"\nclass Conn {\n  void open();\n  int size() { return 0; }\n};\nvoid Conn::close() { run(); }\n",
+			defs:    []def{{"Conn", "class", "", 2}, {"size", "method", "Conn", 4}, {"close", "method", "Conn", 6}},
 			refs:    []string{"call run"},
 			imports: []string{"conn.hpp"},
 		},
