@@ -23,6 +23,9 @@ type Instance struct {
 	Problem string `json:"problem_statement"`
 	// Gold are the files the fix changed, repository-relative.
 	Gold []string `json:"gold_files"`
+	// Language is optional: a set that spans languages names each
+	// instance's, and the summary then has figures per language.
+	Language string `json:"language,omitempty"`
 }
 
 // Mirror returns the repository whose mirror holds the instance's commit.

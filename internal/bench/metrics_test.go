@@ -240,3 +240,45 @@ func TestSelect(t *testing.T) {
 		t.Errorf("SummaryPath = %q", got)
 	}
 }
+
+func TestGroupScores(t *testing.T) {
+	insts := []Instance{
+		{ID: "a1", Repo: "o/a", Language: "go", Gold: []string{"x"}},
+		{ID: "a2", Repo: "o/a", Language: "go", Gold: []string{"y"}},
+		{ID: "b1", Repo: "o/b", Language: "c", Gold: []string{"z"}},
+		{ID: "n1", Repo: "o/b", Gold: []string{"z"}}, // no language: left out of by-language
+	}
+	runs := map[string]*Run{
+		"a1": {Ranked: []string{"x"}},      // rank 1
+		"a2": {Ranked: []string{"q", "y"}}, // rank 2
+		"b1": {Ranked: []string{"q", "r", "s", "t", "u", "z"}},
+		"n1": {Ranked: []string{"z"}},
+	}
+	byRepo := groupScores(insts, runs, func(in Instance) string { return in.Repo })
+	if len(byRepo) != 2 || byRepo[0].Name != "o/a" || byRepo[1].Name != "o/b" {
+		t.Fatalf("groups by repo = %+v, want o/a then o/b", byRepo)
+	}
+	a, b := byRepo[0].Figures, byRepo[1].Figures
+	if a.N != 2 || a.Acc[1] != 0.5 || a.Acc[3] != 1 || a.MRR != 0.75 {
+		t.Errorf("o/a: n %d, Acc@1 %v, Acc@3 %v, MRR %v; want 2, 0.5, 1, 0.75", a.N, a.Acc[1], a.Acc[3], a.MRR)
+	}
+	if b.N != 2 || b.Acc[5] != 0.5 || b.Acc[10] != 1 {
+		t.Errorf("o/b: n %d, Acc@5 %v, Acc@10 %v; want 2, 0.5, 1", b.N, b.Acc[5], b.Acc[10])
+	}
+	byLang := groupScores(insts, runs, func(in Instance) string { return in.Language })
+	if len(byLang) != 2 || byLang[0].Name != "c" || byLang[0].Figures.N != 1 || byLang[1].Figures.N != 2 {
+		t.Errorf("groups by language = %+v, want c (1) then go (2)", byLang)
+	}
+	if g := groupScores(insts[:2], runs, func(in Instance) string { return in.Repo }); g != nil {
+		t.Errorf("one repository gave groups %+v, want none", g)
+	}
+	var sb strings.Builder
+	if err := WriteTable(&sb, &Summary{Instances: 4, Hone: Score(insts, runs), ByRepo: byRepo, ByLanguage: byLang}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"by language (hone):", "by repository (hone):", "o/b", "50.0"} {
+		if !strings.Contains(sb.String(), s) {
+			t.Errorf("table lacks %q:\n%s", s, sb.String())
+		}
+	}
+}

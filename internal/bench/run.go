@@ -302,7 +302,10 @@ func summarize(insts []Instance, preds map[string]*Prediction, opts Options) *Su
 		return m
 	}
 	s := &Summary{Instances: len(insts)}
-	s.Hone = Score(insts, pick(func(p *Prediction) *Run { return &p.Run }))
+	hone := pick(func(p *Prediction) *Run { return &p.Run })
+	s.Hone = Score(insts, hone)
+	s.ByRepo = groupScores(insts, hone, func(in Instance) string { return in.Repo })
+	s.ByLanguage = groupScores(insts, hone, func(in Instance) string { return in.Language })
 	if opts.Baseline || opts.Ablate {
 		b := Score(insts, pick(func(p *Prediction) *Run { return p.Baseline }))
 		s.Baseline = &b

@@ -104,6 +104,41 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 	return f
 }
 
+// Group is the figures of hone's default retrieval over the instances that
+// share a repository or a language.
+type Group struct {
+	Name    string  `json:"name"`
+	Figures Figures `json:"figures"`
+}
+
+// groupScores scores runs over insts split by key, groups in name order
+// (case aside);
+// instances whose key is "" are left out. It returns nil when fewer than two
+// groups result: one group would repeat the overall figures.
+func groupScores(insts []Instance, runs map[string]*Run, key func(Instance) string) []Group {
+	by := map[string][]Instance{}
+	for _, in := range insts {
+		if k := key(in); k != "" {
+			by[k] = append(by[k], in)
+		}
+	}
+	if len(by) < 2 {
+		return nil
+	}
+	keys := slices.Collect(maps.Keys(by))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	out := make([]Group, 0, len(by))
+	for _, k := range keys {
+		out = append(out, Group{Name: k, Figures: Score(by[k], runs)})
+	}
+	return out
+}
+
 // Row is one rung of the ablation ladder.
 type Row struct {
 	Name    string  `json:"name"`
@@ -120,6 +155,10 @@ type Summary struct {
 	// Ablation is set with Options.Ablate: the ladder from the baseline to
 	// the full pipeline, one feature added per row.
 	Ablation []Row `json:"ablation,omitempty"`
+	// ByRepo and ByLanguage split Hone's figures by the instances'
+	// repository and language (when there are two or more of them).
+	ByRepo     []Group `json:"by_repo,omitempty"`
+	ByLanguage []Group `json:"by_language,omitempty"`
 	// Resumed instances were read back from an earlier run; Ran were run by
 	// this one.
 	Resumed int `json:"resumed"`
@@ -183,6 +222,26 @@ func WriteTable(w io.Writer, s *Summary) error {
 	fmt.Fprintln(w, "stop reasons:")
 	for _, k := range byCount(h.Stops) {
 		fmt.Fprintf(w, "  %5d  %s\n", h.Stops[k], k)
+	}
+
+	for _, g := range []struct {
+		title  string
+		groups []Group
+	}{{"by language", s.ByLanguage}, {"by repository", s.ByRepo}} {
+		if len(g.groups) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s (hone):\n", g.title)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "group\tn\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t")
+		for _, r := range g.groups {
+			f := r.Figures
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Name, f.N,
+				100*f.Acc[1], 100*f.Acc[3], 100*f.Acc[5], 100*f.Acc[10], 100*f.MRR)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 
 	if len(s.Ablation) > 0 {

@@ -41,7 +41,8 @@ func newBenchCmd(_ io.Reader, stdout, stderr io.Writer) *cobra.Command {
 the repository checked out at base_commit from a bare git mirror under
 --mirror-root (<owner>+<name>/repo or <owner>+<name>), and scores the ranking
 against the gold files: strict Acc@1/3/5/10, Hit@k, Recall@k, MRR, the precision
-and recall of the selected files, cycles, stop reasons and timing.
+and recall of the selected files, cycles, stop reasons and timing; then Acc@k and
+MRR per repository, and per language when the instances carry a "language" field.
 
 Predictions go to --out, one JSON line per instance; an existing --out is
 continued (instances already in it are not redone). The summary is printed and
