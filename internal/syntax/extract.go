@@ -285,7 +285,7 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 				refAt = append(refAt, name.StartByte())
 			}
 		case roleDef, roleContainer:
-			if (g.name == "c" || g.name == "cpp") && isPrototype(tag) {
+			if isPrototype(g.name, tag) {
 				continue
 			}
 			d := rawDef{Tag: t, nameStart: name.StartByte(), tagStart: tag.StartByte(), tagEnd: tag.EndByte()}
@@ -407,23 +407,41 @@ var declaratorWrappers = map[string]bool{
 	"parenthesized_declarator": true, "attributed_declarator": true,
 }
 
-// isPrototype reports whether a C or C++ function declarator belongs to a
-// declaration without a body (int f(void); in a header) rather than to a
-// function definition: a free function's (declaration) or a C++ member's
-// declared in its class body (field_declaration) and defined out of line
-// (void Conn::open() { ... }). Upstream's tags.scm tags both; a prototype
-// only announces a function that a source file defines, and counting it
-// would let every header compete with its .c or .cpp file for the function's
-// name. The class itself stays defined in the header.
-func isPrototype(n ts.Node) bool {
-	if n.Kind() != "function_declarator" {
-		return false
+// isPrototype reports whether a definition tag is a declaration without a
+// body, which upstream's tags.scm tag as definitions too:
+//
+//   - C and C++: a function declarator that belongs to a declaration (int
+//     f(void); in a header) or to a C++ member declared in its class body
+//     (field_declaration) and defined out of line (void Conn::open() { ... });
+//   - TypeScript: a function, method or abstract method signature (a .d.ts
+//     file's declare function jsx(...), an overload, an interface member);
+//   - Java: a method declaration without a body (an interface's or an
+//     abstract class's).
+//
+// A prototype announces a function that another file (or the same one)
+// defines; counting it would let every header, typings file and interface
+// compete with the implementation for the function's name. The class,
+// interface or type that holds it stays defined.
+func isPrototype(lang string, n ts.Node) bool {
+	switch lang {
+	case "c", "cpp":
+		if n.Kind() != "function_declarator" {
+			return false
+		}
+		p := n.Parent()
+		for p != nil && declaratorWrappers[p.Kind()] {
+			p = p.Parent()
+		}
+		return p != nil && (p.Kind() == "declaration" || p.Kind() == "field_declaration")
+	case "typescript", "tsx":
+		switch n.Kind() {
+		case "function_signature", "method_signature", "abstract_method_signature":
+			return true
+		}
+	case "java":
+		return n.Kind() == "method_declaration" && n.ChildByFieldName("body") == nil
 	}
-	p := n.Parent()
-	for p != nil && declaratorWrappers[p.Kind()] {
-		p = p.Parent()
-	}
-	return p != nil && (p.Kind() == "declaration" || p.Kind() == "field_declaration")
+	return false
 }
 
 // goReceiver returns the receiver type name of a Go method declaration.

@@ -6,4 +6,5 @@ public class A extends B implements C {
   void run() { Helper.go(); new D(); }
   interface Inner { void x(); }
   enum Color { RED }
+  abstract static class Shape { abstract double area(); double half() { return area() / 2; } }
 }

@@ -9,3 +9,4 @@ export function isExpired(): boolean { return true; }
 interface IAuth { login(): void }
 type Token = string;
 const handler = async () => { await import("./lazy"); };
+declare function parse(s: string): Token;
