@@ -224,7 +224,7 @@ type Evaluator struct {
 	titleTotal float64
 	// titleStems maps the stems of the title's plain words to the words.
 	titleStems map[string]string
-	// lastFrame is the Order of the frame nearest the error.
+	// lastFrame is the Order of the resolved frame nearest the error.
 	lastFrame int
 	// query is the task's own terms (keywords and their variants), which
 	// every file is judged against, whatever the cycle's query added; best is
@@ -268,7 +268,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			}
 		}
 	}
-	e.lastFrame = nearestFrame(t)
+	e.lastFrame = nearestFrame(t, anchors)
 	seen := map[string]bool{}
 	for _, k := range t.Keywords {
 		if !seen[k.Text] {
@@ -394,17 +394,39 @@ const (
 	OriginSynonym     = "synonym"
 )
 
-// nearestFrame returns the index of the frame nearest the error: Python and
-// Rust print it last, Go, Java and JavaScript first.
-func nearestFrame(t *task.Task) int {
+// nearestFrame returns the index of the frame nearest the error among those
+// that resolved to a repository file (anchors): Python and Rust print it
+// last, Go, Java and JavaScript first. Frames of other code (the standard
+// library, dependencies) do not count: when a trace ends in reflect or numpy,
+// the repository's frame closest to that point is where to look. It returns
+// -1 when no frame resolved.
+func nearestFrame(t *task.Task, anchors anchor.Set) int {
 	if len(t.Frames) == 0 {
 		return -1
 	}
-	f := t.Frames[0].File
-	if strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".rs") || strings.HasSuffix(f, ".rb") {
-		return len(t.Frames) - 1
+	// The trace's language is its first frame with a source file's extension
+	// (Python's first frame can be "<stdin>" or "<ipython-input-1>").
+	last := false
+	for _, f := range t.Frames {
+		ext := path.Ext(f.File)
+		if ext == "" || strings.ContainsAny(ext, "<>") {
+			continue
+		}
+		last = ext == ".py" || ext == ".rs" || ext == ".rb"
+		break
 	}
-	return 0
+	best := -1
+	for _, as := range anchors.ByFile {
+		for _, a := range as {
+			if a.Kind != anchor.KindFrame {
+				continue
+			}
+			if best < 0 || last && a.Order > best || !last && a.Order < best {
+				best = a.Order
+			}
+		}
+	}
+	return best
 }
 
 type contribution struct {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hone-dev/hone/internal/anchor"
+	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/pathclass"
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/task"
@@ -561,22 +563,39 @@ func TestEvaluateConcurrent(t *testing.T) {
 }
 
 func TestNearestFrame(t *testing.T) {
+	py := []task.Frame{{File: "a.py"}, {File: "b.py"}, {File: "numpy/core/c.py"}}
+	goFrames := []task.Frame{{File: "/usr/local/go/src/reflect/value.go"}, {File: "binding/form.go"}, {File: "context.go"}}
 	tests := []struct {
-		frames []task.Frame
-		want   int
+		name     string
+		frames   []task.Frame
+		resolved []int // the Orders of the frames that resolved to repository files
+		want     int
 	}{
-		{nil, -1},
-		{[]task.Frame{{File: "a.py"}, {File: "b.py"}, {File: "c.py"}}, 2},
-		{[]task.Frame{{File: "src/a.rs"}, {File: "src/b.rs"}}, 1},
-		{[]task.Frame{{File: "a.rb"}, {File: "b.rb"}}, 1},
-		{[]task.Frame{{File: "a.go"}, {File: "b.go"}}, 0},
-		{[]task.Frame{{File: "com/x/A.java"}, {File: "com/x/B.java"}}, 0},
-		{[]task.Frame{{File: "src/a.js"}, {File: "src/b.js"}}, 0},
+		{"no trace", nil, nil, -1},
+		{"python: the last frame", py, []int{0, 1, 2}, 2},
+		{"python: the last frame is numpy's", py, []int{0, 1}, 1},
+		{"python: nothing resolved", py, nil, -1},
+		{"python: the first frame is <stdin>", append([]task.Frame{{File: "<stdin>"}}, py...), []int{1, 2}, 2},
+		{"rust: the last frame", []task.Frame{{File: "src/a.rs"}, {File: "src/b.rs"}}, []int{0, 1}, 1},
+		{"ruby: the last frame", []task.Frame{{File: "a.rb"}, {File: "b.rb"}}, []int{0, 1}, 1},
+		{"go: the first frame", []task.Frame{{File: "a.go"}, {File: "b.go"}}, []int{0, 1}, 0},
+		{"go: the first frame is the standard library's", goFrames, []int{1, 2}, 1},
+		{"java: the first frame", []task.Frame{{File: "com/x/A.java"}, {File: "com/x/B.java"}}, []int{0, 1}, 0},
+		{"javascript: only the second resolved", []task.Frame{{File: "node:internal/x.js"}, {File: "src/b.js"}}, []int{1}, 1},
 	}
 	for _, tt := range tests {
-		if got := nearestFrame(&task.Task{Frames: tt.frames}); got != tt.want {
-			t.Errorf("nearestFrame(%v) = %d, want %d", tt.frames, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			set := anchor.Set{ByFile: map[index.ID][]anchor.Anchor{}}
+			for i, o := range tt.resolved {
+				id := index.ID(i)
+				set.ByFile[id] = append(set.ByFile[id],
+					anchor.Anchor{ID: id, Kind: anchor.KindFrame, Name: tt.frames[o].File, Strength: 1, Order: o},
+					anchor.Anchor{ID: id, Kind: anchor.KindDefines, Name: "f", Strength: 1, Order: 99}) // not a frame: ignored
+			}
+			if got := nearestFrame(&task.Task{Frames: tt.frames}, set); got != tt.want {
+				t.Errorf("nearestFrame = %d, want %d", got, tt.want)
+			}
+		})
 	}
 }
 
