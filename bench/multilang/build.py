@@ -28,20 +28,22 @@ MIN_GOLD_LINES = 2      # added+deleted lines over gold files
 MAX_GOLD_LINES = 300
 MAX_GOLD_FILES = 3
 
-REPOS = [  # (owner/name, language)
-    ("gin-gonic/gin", "go"), ("spf13/cobra", "go"),
-    ("BurntSushi/ripgrep", "rust"), ("sharkdp/bat", "rust"),
-    ("google/gson", "java"), ("jhy/jsoup", "java"),
-    ("axios/axios", "javascript"), ("jquery/jquery", "javascript"),
-    ("jqlang/jq", "c"), ("curl/curl", "c"),
-    ("fmtlib/fmt", "cpp"), ("nlohmann/json", "cpp"),
+# REPOS: (owner/name, language, revision): each log is read from that revision, the
+# newest commit of the snapshot the set was built from, so a newer mirror gives the same set.
+REPOS = [
+    ("gin-gonic/gin", "go", "dcaa4296d111"), ("spf13/cobra", "go", "adbc8813901b"),
+    ("BurntSushi/ripgrep", "rust", "3fce3b5bb023"), ("sharkdp/bat", "rust", "2ba8db9c14e5"),
+    ("google/gson", "java", "9835b6f90192"), ("jhy/jsoup", "java", "46b620860af9"),
+    ("axios/axios", "javascript", "23a25af0688d"), ("jquery/jquery", "javascript", "51eb576cca6f"),
+    ("jqlang/jq", "c", "579e6f76cffd"), ("curl/curl", "c", "5c61e168698a"),
+    ("fmtlib/fmt", "cpp", "60ccad511fd6"), ("nlohmann/json", "cpp", "199dea11b17c"),
     # Second batch (added later, same rules); appended so the first 66 lines of multi.jsonl stay as they were.
-    ("caddyserver/caddy", "go"), ("prometheus/prometheus", "go"),
-    ("tokio-rs/tokio", "rust"), ("nushell/nushell", "rust"),
-    ("apache/commons-lang", "java"), ("netty/netty", "java"),
-    ("preactjs/preact", "javascript"), ("chartjs/Chart.js", "javascript"),
-    ("redis/redis", "c"), ("libuv/libuv", "c"),
-    ("catchorg/Catch2", "cpp"), ("Tencent/rapidjson", "cpp"),
+    ("caddyserver/caddy", "go", "0cf03d32f7d9"), ("prometheus/prometheus", "go", "d15adb9ad7e5"),
+    ("tokio-rs/tokio", "rust", "ea91b33ca57f"), ("nushell/nushell", "rust", "3e1172d43cab"),
+    ("apache/commons-lang", "java", "d15939ef46f0"), ("netty/netty", "java", "0bb88a3e061f"),
+    ("preactjs/preact", "javascript", "f6c6cda581e1"), ("chartjs/Chart.js", "javascript", "cb02e1d207bd"),
+    ("redis/redis", "c", "4f8cdc2a1ea5"), ("libuv/libuv", "c", "6179e7af8741"),
+    ("catchorg/Catch2", "cpp", "a6ee7e20cd40"), ("Tencent/rapidjson", "cpp", "24b5e7a8b27f"),
 ]
 
 LANG_EXT = {
@@ -262,36 +264,6 @@ def clean_message(msg):
     return title, body.rstrip()
 
 
-# PIN is the revision each repository's log is read from: the newest commit of
-# the snapshot the set was built from, so that a newer mirror gives the same set.
-PIN = {
-    "gin-gonic/gin": "dcaa4296d111",
-    "spf13/cobra": "adbc8813901b",
-    "BurntSushi/ripgrep": "3fce3b5bb023",
-    "sharkdp/bat": "2ba8db9c14e5",
-    "google/gson": "9835b6f90192",
-    "jhy/jsoup": "46b620860af9",
-    "axios/axios": "23a25af0688d",
-    "jquery/jquery": "51eb576cca6f",
-    "jqlang/jq": "579e6f76cffd",
-    "curl/curl": "5c61e168698a",
-    "fmtlib/fmt": "60ccad511fd6",
-    "nlohmann/json": "199dea11b17c",
-    "caddyserver/caddy": "0cf03d32f7d9",
-    "prometheus/prometheus": "d15adb9ad7e5",
-    "tokio-rs/tokio": "ea91b33ca57f",
-    "nushell/nushell": "3e1172d43cab",
-    "apache/commons-lang": "d15939ef46f0",
-    "netty/netty": "0bb88a3e061f",
-    "preactjs/preact": "f6c6cda581e1",
-    "chartjs/Chart.js": "cb02e1d207bd",
-    "redis/redis": "4f8cdc2a1ea5",
-    "libuv/libuv": "6179e7af8741",
-    "catchorg/Catch2": "a6ee7e20cd40",
-    "Tencent/rapidjson": "24b5e7a8b27f",
-}
-
-
 def commits(gitdir, rev="HEAD"):
     # --raw needs no blob contents (some snapshots lack big binary blobs); line counts
     # are taken later, for the source files of candidates only.
@@ -357,10 +329,10 @@ def buckets(cands):
     return out
 
 
-def choose(repo, lang, verbose=False):
+def choose(repo, lang, rev, verbose=False):
     gd = gitdir_of(repo)
     cands, why = [], {}
-    for c in commits(gd, PIN.get(repo, "HEAD")):
+    for c in commits(gd, rev):
         x, reason = candidate(c, lang)
         if x:
             cands.append(x)
@@ -408,8 +380,8 @@ def main():
         sys.exit("build.py: set MIRROR_ROOT to the folder of bare mirrors (<owner>+<name>/repo)")
     if args and args[0] in ("--show", "--cands"):
         repo = args[1]
-        lang = dict(REPOS)[repo]
-        cands, chosen, why = choose(repo, lang)
+        lang, rev = {r: (l, v) for r, l, v in REPOS}[repo]
+        cands, chosen, why = choose(repo, lang, rev)
         if args[0] == "--cands":
             for i, b in enumerate(buckets(cands)):
                 print(f"--- bucket {i}: {len(b)}")
@@ -423,9 +395,9 @@ def main():
         return
     rows, seen = [], set()
     print(f"{'repo':32} {'lang':11} commits-since-{SINCE[:4]} candidates chosen")
-    for repo, lang in REPOS:
+    for repo, lang, rev in REPOS:
         gd = gitdir_of(repo)
-        cands, chosen, why = choose(repo, lang)
+        cands, chosen, why = choose(repo, lang, rev)
         total = sum(why.values()) + len(cands)
         print(f"{repo:32} {lang:11} {total:8} {len(cands):10} {len(chosen):6}   rejected: {why}")
         for x in sorted(chosen, key=lambda x: x["date"]):
