@@ -112,9 +112,8 @@ type Group struct {
 }
 
 // groupScores scores runs over insts split by key, groups in name order
-// (case aside);
-// instances whose key is "" are left out. It returns nil when fewer than two
-// groups result: one group would repeat the overall figures.
+// (case aside); instances whose key is "" are left out. It returns nil when
+// fewer than two groups result: one group would repeat the overall figures.
 func groupScores(insts []Instance, runs map[string]*Run, key func(Instance) string) []Group {
 	by := map[string][]Instance{}
 	for _, in := range insts {
@@ -236,8 +235,7 @@ func WriteTable(w io.Writer, s *Summary) error {
 		fmt.Fprintln(tw, "group\tn\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t")
 		for _, r := range g.groups {
 			f := r.Figures
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Name, f.N,
-				100*f.Acc[1], 100*f.Acc[3], 100*f.Acc[5], 100*f.Acc[10], 100*f.MRR)
+			fmt.Fprintf(tw, "%s\t%d\t%s\n", r.Name, f.N, accCells(f))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -250,8 +248,7 @@ func WriteTable(w io.Writer, s *Summary) error {
 		fmt.Fprintln(tw, "row\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t")
 		for _, r := range s.Ablation {
 			f := r.Figures
-			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", r.Name,
-				100*f.Acc[1], 100*f.Acc[3], 100*f.Acc[5], 100*f.Acc[10], 100*f.MRR)
+			fmt.Fprintf(tw, "%s\t%s\n", r.Name, accCells(f))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -259,6 +256,12 @@ func WriteTable(w io.Writer, s *Summary) error {
 	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// accCells formats Acc@1/3/5/10 and MRR as percentages, tab-terminated
+// cells of a short table row.
+func accCells(f Figures) string {
+	return fmt.Sprintf("%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t", 100*f.Acc[1], 100*f.Acc[3], 100*f.Acc[5], 100*f.Acc[10], 100*f.MRR)
 }
 
 func countsLine(m map[int]int) string {
