@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hone-dev/hone"
 )
@@ -88,6 +89,43 @@ func BenchmarkWarmRun(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := repo.Retrieve(context.Background(), benchTask, hone.RetrieveOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRefreshOneFile is what an edit costs the next call: one file
+// changed (its modification time moved on; its content is left alone, so
+// HONE_BENCH_ROOT may name a real checkout), then Open, which parses that
+// file again and rebuilds the index and its cache around it.
+func BenchmarkRefreshOneFile(b *testing.B) {
+	root := benchRoot(b)
+	cache := b.TempDir()
+	if _, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	var file string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && file == "" && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			file = p
+		}
+		return err
+	})
+	if err != nil || file == "" {
+		b.Fatalf("no Python file under %s (%v)", root, err)
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.Chtimes(file, info.ModTime(), info.ModTime())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := info.ModTime().Add(time.Duration(i+1) * time.Second)
+		if err := os.Chtimes(file, t, t); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache}); err != nil {
 			b.Fatal(err)
 		}
 	}

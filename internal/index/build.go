@@ -173,17 +173,28 @@ type record struct {
 }
 
 // builder interns terms and tag strings while an index is assembled.
+//
+// Term ids: when an index is rebuilt from an older one, the older index's
+// sorted term table is the base, and its ids stay the builder's ids for
+// those terms (0 to base.len()-1): an unchanged file's terms need no
+// interning, and the final table is a merge of the base with the few new
+// terms rather than a sort of every term. Terms the base lacks get ids from
+// base.len() up, interned in termID.
 type builder struct {
+	base   strTable
 	termID map[string]int32
-	terms  []string
+	terms  []string // new terms: builder id base.len()+i is terms[i]
 	strs   map[string]string
 	recs   []record
 	skips  []contentSkip
 	remap  map[*dict][]int32 // worker term id -> builder term id, or -1
 }
 
-func newBuilder(files int) *builder {
+// newBuilder returns a builder for about files files; base is the sorted
+// term table of the index being rebuilt (empty for a first build).
+func newBuilder(files int, base strTable) *builder {
 	return &builder{
+		base:   base,
 		termID: make(map[string]int32, 1<<16),
 		strs:   map[string]string{},
 		recs:   make([]record, 0, files),
@@ -192,13 +203,24 @@ func newBuilder(files int) *builder {
 
 // term interns t, which must not alias a file's text.
 func (b *builder) term(t string) int32 {
+	if i := b.base.find(t); i >= 0 {
+		return int32(i)
+	}
 	if id, ok := b.termID[t]; ok {
 		return id
 	}
-	id := int32(len(b.terms))
+	id := int32(b.base.len() + len(b.terms))
 	b.termID[t] = id
 	b.terms = append(b.terms, t)
 	return id
+}
+
+// termText returns the text of builder term id.
+func (b *builder) termText(id int32) string {
+	if n := b.base.len(); int(id) < n {
+		return b.base.at(int(id))
+	}
+	return b.terms[int(id)-b.base.len()]
 }
 
 // str interns a tag string so that files share one copy and the parsed text
@@ -263,18 +285,14 @@ func (b *builder) addParsed(p *parsed) {
 	b.recs = append(b.recs, r)
 }
 
-// addReused adds file id of old unchanged; remap caches old term id -> builder
-// term id (-1 when not yet seen). Strings are copied, so that the new index
-// does not keep the old one's buffers alive.
-func (b *builder) addReused(old *Index, id ID, remap []int32) {
+// addReused adds file id of old unchanged. old's term table must be the
+// builder's base: its term ids are the builder's. Strings are copied, so
+// that the new index does not keep the old one's buffers alive.
+func (b *builder) addReused(old *Index, id ID) {
 	lo, hi := old.fwdOff[id], old.fwdOff[id+1]
-	r := record{file: b.file(*old.File(id)), inode: old.inodes[id], terms: make([]int32, hi-lo), tfs: make([]tfFull, hi-lo)}
-	for i, t := range old.fwdTerm[lo:hi] {
+	r := record{file: b.file(*old.File(id)), inode: old.inodes[id], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
+	for i, t := range r.terms {
 		r.tfs[i] = old.full(t, int32(id), old.fwdTF[lo+int32(i)])
-		if remap[t] < 0 {
-			remap[t] = b.term(old.terms.at(int(t)))
-		}
-		r.terms[i] = remap[t]
 	}
 	b.recs = append(b.recs, r)
 }
@@ -282,17 +300,7 @@ func (b *builder) addReused(old *Index, id ID, remap []int32) {
 // finish sorts the term table, lays out the forward index, derives postings
 // and norms and resolves the import graph.
 func (b *builder) finish(root string) *Index {
-	order := make([]int32, len(b.terms))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.terms[x], b.terms[y]) })
-	newID := make([]int32, len(b.terms))
-	sorted := make([]string, len(b.terms))
-	for pos, old := range order {
-		newID[old] = int32(pos)
-		sorted[pos] = b.terms[old]
-	}
+	newID, sorted := b.termOrder()
 	// One blob for all terms: no header per allocation, and no reference to
 	// an old index's buffers.
 	terms := newStrTable(sorted)
@@ -330,6 +338,50 @@ func (b *builder) finish(root string) *Index {
 	ix.buildNameTables()
 	ix.markInformative()
 	return ix
+}
+
+// termOrder lays out the final term table: the terms some file holds, in
+// sorted order (the base's, already sorted, merged with the new ones,
+// sorted here), and each builder id's position in it (-1 for a base term no
+// file holds any more).
+func (b *builder) termOrder() (newID []int32, sorted []string) {
+	nb := b.base.len()
+	used := make([]bool, nb+len(b.terms))
+	for _, r := range b.recs {
+		for _, t := range r.terms {
+			used[t] = true
+		}
+	}
+	fresh := make([]int32, 0, len(b.terms))
+	for i := range b.terms {
+		if id := int32(nb + i); used[id] {
+			fresh = append(fresh, id)
+		}
+	}
+	slices.SortFunc(fresh, func(x, y int32) int { return strings.Compare(b.termText(x), b.termText(y)) })
+	newID = make([]int32, len(used))
+	sorted = make([]string, 0, len(used))
+	place := func(id int32) {
+		newID[id] = int32(len(sorted))
+		sorted = append(sorted, b.termText(id))
+	}
+	j := 0
+	for i := range nb {
+		if !used[i] {
+			newID[i] = -1
+			continue
+		}
+		s := b.base.at(i)
+		for j < len(fresh) && b.termText(fresh[j]) < s {
+			place(fresh[j])
+			j++
+		}
+		place(int32(i))
+	}
+	for ; j < len(fresh); j++ {
+		place(fresh[j])
+	}
+	return newID, sorted
 }
 
 type byTerm struct {

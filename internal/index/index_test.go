@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -218,6 +219,9 @@ func TestIncremental(t *testing.T) {
 	must(err)
 	if !slices.Equal(cold.terms.strings(), ix.terms.strings()) || !slices.Equal(cold.fwdTerm, ix.fwdTerm) || !slices.Equal(cold.fwdTF, ix.fwdTF) || !slices.Equal(cold.postDoc, ix.postDoc) {
 		t.Error("incremental index differs from a cold build")
+	}
+	if !bytes.Equal(cold.encode(), ix.encode()) {
+		t.Error("incremental index encodes differently from a cold build")
 	}
 	_, st = openT(t, root, cache)
 	if st.Parsed != 0 || st.Reused != n {

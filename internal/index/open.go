@@ -113,20 +113,17 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if err != nil {
 		return nil, st, err
 	}
-	b := newBuilder(len(files))
-	b.skips = keptSkips
-	var remap []int32
+	var base strTable
 	if old != nil {
-		remap = make([]int32, old.terms.len())
-		for i := range remap {
-			remap[i] = -1
-		}
+		base = old.terms
 	}
+	b := newBuilder(len(files), base)
+	b.skips = keptSkips
 	next := 0
 	for i, f := range files {
 		switch {
 		case plan[i] >= 0:
-			b.addReused(old, ID(plan[i]), remap)
+			b.addReused(old, ID(plan[i]))
 			st.Reused++
 		case plan[i] == parse:
 			p := &parsed[next]

@@ -11,7 +11,7 @@ import (
 // handIndex builds an index of files given by path, language and imports,
 // without reading anything.
 func handIndex(files []File) *Index {
-	b := newBuilder(len(files))
+	b := newBuilder(len(files), strTable{})
 	for _, f := range files {
 		b.recs = append(b.recs, record{file: f})
 	}
