@@ -277,7 +277,7 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 		if d == "." {
 			continue
 		}
-		p := d + "/**"
+		p := search.Literal(d) + "/**"
 		if !patterns[p] && len(dirs) < MaxPatterns {
 			patterns[p] = true
 			dirs = append(dirs, p)
@@ -299,9 +299,9 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	// that uses the codebase's own.
 	if relevant > 0 {
 		for _, e := range in.Evaluations {
-			if e.Relevance < ExcludeBelow && !excluded[e.Path] {
-				excluded[e.Path] = true
-				q.Excludes = append(q.Excludes, e.Path)
+			if x := search.Literal(e.Path); e.Relevance < ExcludeBelow && !excluded[x] {
+				excluded[x] = true
+				q.Excludes = append(q.Excludes, x)
 				ref.Excluded = append(ref.Excluded, e.Path)
 			}
 		}

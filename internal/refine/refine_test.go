@@ -289,6 +289,28 @@ func TestRefine(t *testing.T) {
 			},
 		},
 		{
+			name: "paths with glob metacharacters are excluded and preferred literally",
+			evals: []loop.Evaluation{
+				{Path: "web/app/[slug]/page.tsx", Relevance: 0.9},
+				{Path: "docs/api/operator[].md", Relevance: 0.1},
+			},
+			check: func(t *testing.T, q loop.Query, ref loop.Refinement) {
+				if diff := cmp.Diff([]string{"docs/api/operator[].md"}, ref.Excluded); diff != "" {
+					t.Errorf("Excluded (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff([]string{`docs/api/operator\[\].md`}, q.Excludes); diff != "" {
+					t.Errorf("Excludes (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff([]string{`web/app/\[slug\]/**`}, ref.AddedPatterns); diff != "" {
+					t.Errorf("AddedPatterns (-want +got):\n%s", diff)
+				}
+				// The query stays valid for the searcher.
+				if _, err := search.New(ix, search.Options{}).Search(context.Background(), q, 10); err != nil {
+					t.Errorf("Search(refined query) = %v", err)
+				}
+			},
+		},
+		{
 			name: "nothing is excluded while no file is relevant",
 			evals: []loop.Evaluation{
 				{Path: throttle, Relevance: 0.6},

@@ -62,6 +62,24 @@ type Searcher struct {
 // New returns a Searcher over ix.
 func New(ix *index.Index, opts Options) *Searcher { return &Searcher{ix: ix, opts: opts} }
 
+// Literal returns a glob that matches the repository path p itself: its
+// glob metacharacters (a Next.js route such as app/[slug]/page.tsx, a doc
+// page named operator[].md) escaped, so that a path made into a pattern
+// neither fails validation nor matches other files.
+func Literal(p string) string {
+	if !strings.ContainsAny(p, `*?[]{}\`) {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // Factor returns the demotion factor of a path under opts (1 for code).
 func (o Options) Factor(p string) float64 {
 	switch pathclass.Of(p) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"slices"
 	"strings"
 	"testing"
@@ -159,6 +160,39 @@ func TestSearchPatternsAndExcludes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestLiteral(t *testing.T) {
+	tests := []struct {
+		path, want string
+		notMatch   []string // other paths the pattern must not match
+	}{
+		{"app/api/views.py", "app/api/views.py", []string{"app/api/view.py"}},
+		{"docs/api/basic_json/operator[].md", `docs/api/basic_json/operator\[\].md`, []string{"docs/api/basic_json/operator.md"}},
+		{"app/[slug]/page.tsx", `app/\[slug\]/page.tsx`, []string{"app/s/page.tsx", "app/g/page.tsx"}},
+		{"src/{a,b}/x*?.go", `src/\{a,b\}/x\*\?.go`, []string{"src/a/xyz.go", "src/b/x1.go"}},
+		{`odd\name.c`, `odd\\name.c`, []string{"oddname.c"}},
+	}
+	for _, tt := range tests {
+		got := Literal(tt.path)
+		if got != tt.want {
+			t.Errorf("Literal(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+		if !doublestar.ValidatePattern(got) {
+			t.Errorf("Literal(%q) = %q is not a valid glob", tt.path, got)
+		}
+		if ok, _ := doublestar.Match(got, tt.path); !ok {
+			t.Errorf("Literal(%q) = %q does not match the path itself", tt.path, got)
+		}
+		if ok, _ := doublestar.Match(got+"/**", tt.path+"/sub/file.go"); !ok {
+			t.Errorf("Literal(%q)/** does not match a file below it", tt.path)
+		}
+		for _, o := range tt.notMatch {
+			if ok, _ := doublestar.Match(got, o); ok {
+				t.Errorf("Literal(%q) = %q matches %q too", tt.path, got, o)
+			}
+		}
 	}
 }
 
