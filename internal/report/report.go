@@ -41,7 +41,9 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hone-dev/hone"
@@ -307,8 +309,8 @@ func (p *printer) cycle(c loop.Cycle) {
 			low++
 		case len(shown) < p.opts.Top:
 			shown = append(shown, item{
-				plain: fmt.Sprintf("%s (%.2f)", e.Path, e.Relevance),
-				shown: fmt.Sprintf("%s (%s)", e.Path, p.score(e.Relevance)),
+				plain: fmt.Sprintf("%s (%.2f)", linePath(e.Path), e.Relevance),
+				shown: fmt.Sprintf("%s (%s)", linePath(e.Path), p.score(e.Relevance)),
 			})
 		default:
 			more++
@@ -421,7 +423,7 @@ func (p *printer) files(res *hone.Result) {
 		return
 	}
 	for _, e := range files {
-		p.line("  " + p.score(e.Relevance) + "  " + p.style(ansiBold, e.Path))
+		p.line("  " + p.score(e.Relevance) + "  " + p.style(ansiBold, linePath(e.Path)))
 		if r := strings.TrimSpace(e.Reason); r != "" {
 			p.text(fileIndent, fileIndent, r)
 		}
@@ -507,6 +509,15 @@ func strs(s []string) []string {
 	return s
 }
 
+// linePath returns p as one line: itself, or quoted when it holds a control
+// character or starts with a double quote.
+func linePath(p string) string {
+	if strings.HasPrefix(p, `"`) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
+}
+
 func round3(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
@@ -514,14 +525,17 @@ func round3(x float64) float64 {
 	return math.Round(x*1000) / 1000
 }
 
-// Paths writes the result's files, one path a line (nothing when none).
+// Paths writes the result's files, one path a line (nothing when none). A
+// path that a line could not hold as it is (a control character such as a
+// newline in a file name, or a leading double quote) is written as a Go
+// quoted string, the way git quotes such paths: "new\nline.py".
 func Paths(w io.Writer, res *hone.Result) error {
 	if res == nil {
 		return errNil
 	}
 	var b strings.Builder
 	for _, e := range res.Files {
-		b.WriteString(e.Path + "\n")
+		b.WriteString(linePath(e.Path) + "\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("report: %w", err)

@@ -232,6 +232,9 @@ func TestPaths(t *testing.T) {
 	}{
 		{"sample", sample(), "src/auth/auth.ts\nsrc/auth/tokens.ts\nsrc/session/manager.ts\n"},
 		{"empty", &hone.Result{}, ""},
+		{"odd names", &hone.Result{Result: loop.Result{Files: []loop.Evaluation{{Path: "new\nline.py"}, {Path: "app/[slug]/page.tsx"},
+			{Path: "sp ace/ü.py"}, {Path: `"quoted".py`}, {Path: "tab\there.go"}}}},
+			`"new\nline.py"` + "\napp/[slug]/page.tsx\nsp ace/ü.py\n" + `"\"quoted\".py"` + "\n" + `"tab\there.go"` + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
