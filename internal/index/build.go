@@ -301,6 +301,11 @@ func (b *builder) addReused(old *Index, id ID) {
 // and norms and resolves the import graph.
 func (b *builder) finish(root string) *Index {
 	newID, sorted := b.termOrder()
+	// From here on the workers' dictionaries and the builder's own term map
+	// are garbage (the table below copies the strings), and each record is
+	// dropped once the forward index holds it: a large tree's build peaks
+	// lower.
+	b.remap, b.termID, b.terms = nil, nil, nil
 	// One blob for all terms: no header per allocation, and no reference to
 	// an old index's buffers.
 	terms := newStrTable(sorted)
@@ -330,7 +335,9 @@ func (b *builder) finish(root string) *Index {
 		}
 		sort.Sort(byTerm{ix.fwdTerm[start:], ix.fwdTF[start:]})
 		ix.fwdOff[d+1] = int32(len(ix.fwdTerm))
+		b.recs[d] = record{}
 	}
+	b.recs = nil
 	ix.buildPostings(ix.terms.len())
 	ix.deriveFiles()
 	ix.buildModules()
