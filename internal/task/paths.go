@@ -29,7 +29,9 @@ var jsProducts = map[string]bool{"node": true, "vue": true, "next": true, "nuxt"
 
 var (
 	// pathTokenRE finds path-like runs in prose, with an optional line suffix.
-	pathTokenRE  = regexp.MustCompile(`(?:[A-Za-z]:[\\/])?[\w.~\-/\\@+$]*[\w\-~$]\.[A-Za-z][A-Za-z0-9+]{0,9}(?:(?::\d+)+|#L\d+(?:-L?\d+)?)?\b|\b(?:Makefile|Dockerfile|Rakefile|Gemfile|Jenkinsfile|Vagrantfile|Procfile|CODEOWNERS)\b`)
+	// A segment may be a route parameter or group, as web frameworks name
+	// them: app/[slug]/page.tsx, pages/[id].tsx, app/(marketing)/about.tsx.
+	pathTokenRE  = regexp.MustCompile(`(?:[A-Za-z]:[\\/])?(?:[\w.~\-/\\@+$]|\[[\w.\-]+\]|\([\w.\-]+\)/)*(?:[\w\-~$]|\[[\w.\-]+\])\.[A-Za-z][A-Za-z0-9+]{0,9}(?:(?::\d+)+|#L\d+(?:-L?\d+)?)?\b|\b(?:Makefile|Dockerfile|Rakefile|Gemfile|Jenkinsfile|Vagrantfile|Procfile|CODEOWNERS)\b`)
 	lineSuffixRE = regexp.MustCompile(`(?:(?::\d+)+|#L\d+(?:-L?\d+)?)$`)
 	extRE        = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+]{0,9}$`)
 )

@@ -158,6 +158,8 @@ func TestNames(t *testing.T) {
 		{"paths", "Broken in src/auth/tokens.ts and django/db/models/query.py:1234, also setup.py.",
 			Task{Paths: []string{"src/auth/tokens.ts", "django/db/models/query.py", "setup.py"},
 				Frames: []Frame{{File: "django/db/models/query.py", Line: 1234}}}},
+		{"route segments", "The page in app/[slug]/page.tsx and pages/[id].tsx, app/(shop)/cart/page.tsx, src/routes/[slug]/+page.svelte; see [setup.py](https://x.io)",
+			Task{Paths: []string{"app/[slug]/page.tsx", "pages/[id].tsx", "app/(shop)/cart/page.tsx", "src/routes/[slug]/+page.svelte", "setup.py"}}},
 		{"windows path", `Fails at C:\proj\src\app.py:12:5`,
 			Task{Paths: []string{"C:/proj/src/app.py"}, Frames: []Frame{{File: "C:/proj/src/app.py", Line: 12}}}},
 		{"github blob url", "Here: https://github.com/django/django/blob/c57ff9b/django/contrib/admin/sites.py#L456 breaks",
