@@ -62,17 +62,20 @@ type Searcher struct {
 // New returns a Searcher over ix.
 func New(ix *index.Index, opts Options) *Searcher { return &Searcher{ix: ix, opts: opts} }
 
+// globMeta are the characters doublestar reads as pattern syntax.
+const globMeta = `*?[]{}\`
+
 // Literal returns a glob that matches the repository path p itself: its
 // glob metacharacters (a Next.js route such as app/[slug]/page.tsx, a doc
 // page named operator[].md) escaped, so that a path made into a pattern
 // neither fails validation nor matches other files.
 func Literal(p string) string {
-	if !strings.ContainsAny(p, `*?[]{}\`) {
+	if !strings.ContainsAny(p, globMeta) {
 		return p
 	}
 	var b strings.Builder
 	for _, r := range p {
-		if strings.ContainsRune(`*?[]{}\`, r) {
+		if strings.ContainsRune(globMeta, r) {
 			b.WriteByte('\\')
 		}
 		b.WriteRune(r)
