@@ -91,7 +91,8 @@ func TestBenchEndToEnd(t *testing.T) {
 	c1, c2 := synthMirror(t, root)
 	line := func(id, commit, task string, gold ...string) string {
 		b, _ := json.Marshal(map[string]any{"instance_id": id, "repo": "acme/shop", "mirror_repo": "acme/shop",
-			"base_commit": commit, "problem_statement": task, "gold_files": gold, "version": "1.0"})
+			"base_commit": commit, "problem_statement": task, "gold_files": gold, "version": "1.0",
+			"gold_hunks": []Hunk{{Path: gold[0], Lines: []int{3}}}})
 		return string(b)
 	}
 	// Listed newest first: the runner orders by commit date itself.
@@ -104,7 +105,7 @@ func TestBenchEndToEnd(t *testing.T) {
 	work := t.TempDir()
 	out := filepath.Join(t.TempDir(), "pred.jsonl")
 	var events []Event
-	opts := Options{MirrorRoot: root, WorkDir: work, Out: out, Baseline: true, Explain: 2,
+	opts := Options{MirrorRoot: root, WorkDir: work, Out: out, Baseline: true, Explain: 2, PackBudgets: []int{50, 2000},
 		Open:     hone.Options{CacheDir: filepath.Join(work, "cache")},
 		Progress: func(e Event) { events = append(events, e) }}
 	ctx := context.Background()
@@ -130,6 +131,22 @@ func TestBenchEndToEnd(t *testing.T) {
 		if want := min(2, len(p.Ranked)); len(p.Reasons) != want || p.Reasons[0] == "" || len(p.Baseline.Reasons) != 0 {
 			t.Errorf("%s: reasons %q (baseline %q), want %d of the default run", p.ID, p.Reasons, p.Baseline.Reasons, want)
 		}
+	}
+	// Packs at both budgets: at 2000 tokens the small gold file is shown
+	// whole, its edit line with it; 50 tokens hold no file.
+	for _, p := range preds {
+		if len(p.Packs) != 2 || p.Packs[0].Budget != 50 || p.Packs[1].Budget != 2000 {
+			t.Fatalf("%s: packs %+v, want budgets 50 and 2000", p.ID, p.Packs)
+		}
+		if c := p.Packs[1]; !c.FilesCovered || !c.HunksCovered || c.LineShare != 1 || c.Tokens > 2000 || c.Tokens == 0 {
+			t.Errorf("%s: pack at 2000 tokens %+v, want the gold hunk shown", p.ID, c)
+		}
+		if c := p.Packs[0]; c.Tokens > 50 || c.HunksCovered {
+			t.Errorf("%s: pack at 50 tokens %+v, want at most 50 tokens and no hunk", p.ID, c)
+		}
+	}
+	if len(s.Hone.Packs) != 2 || s.Hone.Packs[1].HunksCovered != 1 || s.Hone.Packs[1].HunkN != 2 {
+		t.Errorf("pack figures %+v", s.Hone.Packs)
 	}
 	if preds[0].Checkout != "fresh" || preds[1].Checkout != "switch" {
 		t.Errorf("checkouts = %q, %q; want fresh, switch", preds[0].Checkout, preds[1].Checkout)
@@ -179,6 +196,9 @@ func TestBenchEndToEnd(t *testing.T) {
 	}
 	if s3.Ran != 2 || len(s3.Ablation) != len(Ladder) {
 		t.Errorf("ablation run: ran %d, %d rows", s3.Ran, len(s3.Ablation))
+	}
+	if len(s3.ByCycles) != 3 || s3.ByCycles[0].Name != "1" || s3.ByCycles[0].Figures.MeanCycles != 1 || len(s3.ByCycles[0].Figures.Packs) != 2 {
+		t.Errorf("by cycles: %+v, want 1, 2 and 3 cycles with packs", s3.ByCycles)
 	}
 	preds = readLines(t, out)
 	if len(preds) != 4 || preds[2].Ablation["symbols"] == nil {

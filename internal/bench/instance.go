@@ -23,6 +23,10 @@ type Instance struct {
 	Problem string `json:"problem_statement"`
 	// Gold are the files the fix changed, repository-relative.
 	Gold []string `json:"gold_files"`
+	// GoldHunks, when given, say where the fix edits the gold files (see
+	// Hunk); the pack's coverage of them is measured with
+	// Options.PackBudgets.
+	GoldHunks []Hunk `json:"gold_hunks,omitempty"`
 	// Language is optional: a set that spans languages names each
 	// instance's, and the summary then has figures per language.
 	Language string `json:"language,omitempty"`

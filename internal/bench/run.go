@@ -53,11 +53,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/loop"
 )
 
 // ScoredFiles is how many of the best ranked files have their relevance
@@ -80,6 +82,9 @@ type Run struct {
 	RetrieveMs int64          `json:"retrieve_ms"`
 	IndexMs    int64          `json:"index_ms"`
 	Extra      map[string]any `json:"extra,omitempty"`
+	// Packs are the coverage of the run's context pack at each of
+	// Options.PackBudgets, in that order.
+	Packs []PackCoverage `json:"packs,omitempty"`
 }
 
 // Prediction is one line of the predictions file: hone's default retrieval,
@@ -94,6 +99,9 @@ type Prediction struct {
 	CheckoutMs int64           `json:"checkout_ms"`
 	Baseline   *Run            `json:"baseline,omitempty"`
 	Ablation   map[string]*Run `json:"ablation,omitempty"`
+	// ByCycles holds, with Options.Ablate, hone's default retrieval cut
+	// to fewer cycles: "1" and "2" (CycleRungs).
+	ByCycles map[string]*Run `json:"by_cycles,omitempty"`
 	Error      string          `json:"error,omitempty"`
 }
 
@@ -118,6 +126,10 @@ var Ladder = []Rung{
 	{Key: "full", Name: "+ commit history (full)"},
 }
 
+// CycleRungs are the cycle budgets the ablation compares with the
+// default's: what cycles 2 and 3 add.
+var CycleRungs = []int{1, 2}
+
 // Options control a bench run.
 type Options struct {
 	// MirrorRoot holds the bare mirrors, as owner+name/repo or owner+name.
@@ -137,6 +149,9 @@ type Options struct {
 	// Explain writes the reasons of the first Explain ranked files of
 	// hone's default retrieval.
 	Explain int
+	// PackBudgets, when set, build each run's context pack at these token
+	// budgets and measure what it shows of the real fix (see Cover).
+	PackBudgets []int
 	// Open are the options of hone.Open; CacheDir "" means WorkDir/index.
 	Open hone.Options
 	// Configure, when set, adjusts the options of hone's default retrieval
@@ -271,9 +286,25 @@ func Bench(ctx context.Context, insts []Instance, opts Options) (*Summary, error
 	return s, nil
 }
 
+// samePacks reports whether packs were measured at exactly budgets.
+func samePacks(packs []PackCoverage, budgets []int) bool {
+	if len(packs) != len(budgets) {
+		return false
+	}
+	for i, b := range budgets {
+		if packs[i].Budget != b {
+			return false
+		}
+	}
+	return true
+}
+
 // complete reports whether p answers everything this run asks for.
 func complete(p *Prediction, opts Options) bool {
 	if p.Error != "" {
+		return false
+	}
+	if !samePacks(p.Packs, opts.PackBudgets) {
 		return false
 	}
 	if (opts.Baseline || opts.Ablate) && p.Baseline == nil {
@@ -282,6 +313,11 @@ func complete(p *Prediction, opts Options) bool {
 	if opts.Ablate {
 		for _, r := range Ladder[1 : len(Ladder)-1] {
 			if p.Ablation[r.Key] == nil {
+				return false
+			}
+		}
+		for _, k := range CycleRungs {
+			if r := p.ByCycles[strconv.Itoa(k)]; r == nil || !samePacks(r.Packs, opts.PackBudgets) {
 				return false
 			}
 		}
@@ -326,6 +362,13 @@ func summarize(insts []Instance, preds map[string]*Prediction, opts Options) *Su
 				f = Score(insts, pick(func(p *Prediction) *Run { return p.Ablation[r.Key] }))
 			}
 			s.Ablation = append(s.Ablation, Row{Name: r.Name, Figures: f})
+		}
+		for _, k := range CycleRungs {
+			key := strconv.Itoa(k)
+			s.ByCycles = append(s.ByCycles, Row{Name: key, Figures: Score(insts, pick(func(p *Prediction) *Run { return p.ByCycles[key] }))})
+		}
+		if opts.Configure == nil {
+			s.ByCycles = append(s.ByCycles, Row{Name: strconv.Itoa(loop.DefaultMaxCycles), Figures: s.Hone})
 		}
 	}
 	return s
@@ -527,7 +570,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			return fail(err)
 		}
 	}
-	r, err := retrieve(ctx, repo, in.Problem, ro, p.opts.Explain)
+	r, err := p.retrieve(ctx, repo, in, ro, p.opts.Explain)
 	if err != nil {
 		return fail(err)
 	}
@@ -536,7 +579,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	}
 	pr.Run = *r
 	if p.opts.Baseline || p.opts.Ablate {
-		if pr.Baseline, err = retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: true}, 0); err != nil {
+		if pr.Baseline, err = p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: true}, 0); err != nil {
 			return fail(fmt.Errorf("baseline: %w", err))
 		}
 	}
@@ -547,20 +590,28 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			last-- // the full rung is the default run
 		}
 		for _, rung := range Ladder[1 : last+1] {
-			r, err := retrieve(ctx, repo, in.Problem, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off}, 0)
+			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off}, 0)
 			if err != nil {
 				return fail(fmt.Errorf("ablation %s: %w", rung.Key, err))
 			}
 			pr.Ablation[rung.Key] = r
 		}
+		pr.ByCycles = map[string]*Run{}
+		for _, k := range CycleRungs {
+			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Loop: loop.Options{MaxCycles: k}}, 0)
+			if err != nil {
+				return fail(fmt.Errorf("%d cycles: %w", k, err))
+			}
+			pr.ByCycles[strconv.Itoa(k)] = r
+		}
 	}
 	return pr
 }
 
-// retrieve runs one retrieval; explain is how many of the ranked files have
-// their reason written.
-func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.RetrieveOptions, explain int) (*Run, error) {
-	res, err := repo.Retrieve(ctx, task, ro)
+// retrieve runs one retrieval and measures its packs; explain is how many
+// of the ranked files have their reason written.
+func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro hone.RetrieveOptions, explain int) (*Run, error) {
+	res, err := repo.Retrieve(ctx, in.Problem, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -577,6 +628,16 @@ func retrieve(ctx context.Context, repo *hone.Repo, task string, ro hone.Retriev
 	}
 	for _, e := range res.Files {
 		r.Files = append(r.Files, e.Path)
+	}
+	for _, b := range p.opts.PackBudgets {
+		t0 := time.Now()
+		text, err := repo.Pack(res, b)
+		if err != nil {
+			return nil, fmt.Errorf("pack at %d tokens: %w", b, err)
+		}
+		c := Cover(text, b, in.Gold, in.GoldHunks)
+		c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
+		r.Packs = append(r.Packs, c)
 	}
 	return r, nil
 }

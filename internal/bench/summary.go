@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -37,11 +38,54 @@ type Figures struct {
 	Cycles map[int]int `json:"cycles"`
 	// Stops counts runs by stop reason, numbers replaced by N (see StopKind).
 	Stops            map[string]int `json:"stops"`
+	// SelectedGoldShare is the share of all gold files (over every
+	// instance) that were selected.
+	SelectedGoldShare float64 `json:"selected_gold_share"`
+	// Packs are the pack coverage figures by budget (Options.PackBudgets).
+	Packs []PackFigures `json:"packs,omitempty"`
+	// Calibration is, for each relevance band, how many of the files
+	// scored in it (among the first ScoredFiles ranked) the fix changed.
+	Calibration      []Band         `json:"calibration,omitempty"`
 	IndexMsMedian    float64        `json:"index_ms_median"`
 	IndexMsP95       float64        `json:"index_ms_p95"`
 	RetrieveMsMedian float64        `json:"retrieve_ms_median"`
 	RetrieveMsP95    float64        `json:"retrieve_ms_p95"`
 }
+
+// PackFigures are the pack coverage figures at one budget. Instances that
+// failed count as packs that show nothing; the hunk figures are over the
+// instances that have gold hunks.
+type PackFigures struct {
+	Budget int `json:"budget"`
+	// N instances, HunkN of them with gold hunks.
+	N     int `json:"n"`
+	HunkN int `json:"hunk_n"`
+	// FilesCovered: share of instances whose pack has every gold file;
+	// HunksCovered: whose pack shows every gold hunk.
+	FilesCovered float64 `json:"files_covered"`
+	HunksCovered float64 `json:"hunks_covered"`
+	// HunkShare and LineShare are means over instances.
+	HunkShare     float64 `json:"hunk_share"`
+	LineShare     float64 `json:"line_share"`
+	MeanTokens    float64 `json:"mean_tokens"`
+	MeanFiles     float64 `json:"mean_files"`
+	BuildMsMedian float64 `json:"build_ms_median"`
+	BuildMsP95    float64 `json:"build_ms_p95"`
+}
+
+// Band is one relevance band of the calibration table: the files scored
+// in [From, To), and how many of them the fix changed.
+type Band struct {
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Files int     `json:"files"`
+	Gold  int     `json:"gold"`
+}
+
+// Bands are the calibration table's relevance bands, highest first: the
+// pattern's scale (0.8-1.0 implements the target, 0.5-0.7 related, 0.2-0.4
+// tangential) split at the selection threshold.
+var Bands = [][2]float64{{0.9, 1.0001}, {0.8, 0.9}, {0.7, 0.8}, {0.6, 0.7}, {0.5, 0.6}, {0.4, 0.5}, {0.2, 0.4}, {0, 0.2}}
 
 // Score computes the figures of runs (by instance id) over insts.
 func Score(insts []Instance, runs map[string]*Run) Figures {
@@ -49,15 +93,63 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 		Cycles: map[int]int{}, Stops: map[string]int{}}
 	var indexMs, retrieveMs []int64
 	single := 0.0
+	goldFiles, goldSelected := 0, 0
+	budgets := packBudgets(runs)
+	packs := make([]PackFigures, len(budgets))
+	buildMs := make([][]int64, len(budgets))
+	for i, b := range budgets {
+		packs[i].Budget = b
+	}
+	bands := make([]Band, len(Bands))
+	for i, b := range Bands {
+		bands[i] = Band{From: b[0], To: min(1, b[1])}
+	}
 	for _, in := range insts {
 		f.N++
 		if len(in.Gold) == 1 {
 			f.SingleGoldN++
 		}
+		goldFiles += len(goldSet(in.Gold))
+		for i := range packs {
+			packs[i].N++
+			if len(in.GoldHunks) > 0 {
+				packs[i].HunkN++
+			}
+		}
 		r := runs[in.ID]
 		if r == nil {
 			f.Failed++
 			continue
+		}
+		goldSelected += int(math.Round(SetRecall(r.Files, in.Gold) * float64(len(goldSet(in.Gold)))))
+		for i, b := range budgets {
+			for _, c := range r.Packs {
+				if c.Budget != b {
+					continue
+				}
+				pf := &packs[i]
+				pf.FilesCovered += b2f(c.FilesCovered)
+				if len(in.GoldHunks) > 0 {
+					pf.HunksCovered += b2f(c.HunksCovered)
+					pf.HunkShare += c.HunkShare
+					pf.LineShare += c.LineShare
+				}
+				pf.MeanTokens += float64(c.Tokens)
+				pf.MeanFiles += float64(c.Files)
+				buildMs[i] = append(buildMs[i], int64(math.Round(c.BuildMs*1000)))
+			}
+		}
+		g := goldSet(in.Gold)
+		for i, p := range r.Ranked[:min(len(r.Ranked), len(r.Scores))] {
+			for j, b := range Bands {
+				if r.Scores[i] >= b[0] && r.Scores[i] < b[1] {
+					bands[j].Files++
+					if g[p] {
+						bands[j].Gold++
+					}
+					break
+				}
+			}
 		}
 		for _, k := range Ks {
 			f.Acc[k] += AccAt(r.Ranked, in.Gold, k)
@@ -99,9 +191,52 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 	if f.SingleGoldN > 0 {
 		f.SingleGoldPrecision = single / float64(f.SingleGoldN)
 	}
+	if goldFiles > 0 {
+		f.SelectedGoldShare = float64(goldSelected) / float64(goldFiles)
+	}
+	for i := range packs {
+		pf := &packs[i]
+		if pf.N > 0 {
+			n := float64(pf.N)
+			pf.FilesCovered /= n
+			pf.MeanTokens /= n
+			pf.MeanFiles /= n
+		}
+		if pf.HunkN > 0 {
+			n := float64(pf.HunkN)
+			pf.HunksCovered /= n
+			pf.HunkShare /= n
+			pf.LineShare /= n
+		}
+		pf.BuildMsMedian, pf.BuildMsP95 = Median(buildMs[i])/1000, Percentile(buildMs[i], 95)/1000
+	}
+	if len(packs) > 0 {
+		f.Packs = packs
+	}
+	for _, b := range bands {
+		if b.Files > 0 {
+			f.Calibration = bands
+			break
+		}
+	}
 	f.IndexMsMedian, f.IndexMsP95 = Median(indexMs), Percentile(indexMs, 95)
 	f.RetrieveMsMedian, f.RetrieveMsP95 = Median(retrieveMs), Percentile(retrieveMs, 95)
 	return f
+}
+
+// packBudgets lists the budgets the runs measured packs at, in order of
+// first appearance.
+func packBudgets(runs map[string]*Run) []int {
+	var out []int
+	for _, r := range runs {
+		for _, c := range r.Packs {
+			if !slices.Contains(out, c.Budget) {
+				out = append(out, c.Budget)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Group is the figures of hone's default retrieval over the instances that
@@ -154,6 +289,9 @@ type Summary struct {
 	// Ablation is set with Options.Ablate: the ladder from the baseline to
 	// the full pipeline, one feature added per row.
 	Ablation []Row `json:"ablation,omitempty"`
+	// ByCycles is set with Options.Ablate: hone's default retrieval cut to
+	// 1 and 2 cycles, and the default (3), named by the cycle budget.
+	ByCycles []Row `json:"by_cycles,omitempty"`
 	// ByRepo and ByLanguage split Hone's figures by the instances'
 	// repository and language (when there are two or more of them).
 	ByRepo     []Group `json:"by_repo,omitempty"`
@@ -203,6 +341,7 @@ func WriteTable(w io.Writer, s *Summary) error {
 	pct("MRR x100", h.MRR, func(f *Figures) float64 { return f.MRR })
 	pct("selected precision %", h.SetPrecision, func(f *Figures) float64 { return f.SetPrecision })
 	pct("selected recall %", h.SetRecall, func(f *Figures) float64 { return f.SetRecall })
+	pct("gold files selected %", h.SelectedGoldShare, func(f *Figures) float64 { return f.SelectedGoldShare })
 	pct(fmt.Sprintf("precision, 1 gold (n=%d) %%", h.SingleGoldN), h.SingleGoldPrecision, func(f *Figures) float64 { return f.SingleGoldPrecision })
 	num("mean files selected", "%.2f", h.MeanFiles, func(f *Figures) float64 { return f.MeanFiles })
 	num("empty selections", "%.0f", float64(h.EmptySelections), func(f *Figures) float64 { return float64(f.EmptySelections) })
@@ -214,6 +353,13 @@ func WriteTable(w io.Writer, s *Summary) error {
 	num("instances", "%.0f", float64(h.N), func(f *Figures) float64 { return float64(f.N) })
 	num("failed", "%.0f", float64(h.Failed), func(f *Figures) float64 { return float64(f.Failed) })
 	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	if err := writePacks(w, "pack coverage (hone)", h.Packs); err != nil {
+		return err
+	}
+	if err := writeCalibration(w, h.Calibration); err != nil {
 		return err
 	}
 
@@ -254,8 +400,63 @@ func WriteTable(w io.Writer, s *Summary) error {
 			return err
 		}
 	}
+	if len(s.ByCycles) > 0 {
+		fmt.Fprintln(w, "\nby cycle budget (what cycles 2 and 3 add; pack at each budget measured):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		head := "cycles\tAcc@1\tAcc@5\tgold selected %\tfiles\t"
+		for _, p := range s.ByCycles[0].Figures.Packs {
+			head += fmt.Sprintf("pack %d: files %%\thunks %%\t", p.Budget)
+		}
+		fmt.Fprintln(tw, head)
+		for _, r := range s.ByCycles {
+			f := r.Figures
+			fmt.Fprintf(tw, "%s\t%.1f\t%.1f\t%.1f\t%.2f\t", r.Name, 100*f.Acc[1], 100*f.Acc[5], 100*f.SelectedGoldShare, f.MeanFiles)
+			for _, p := range f.Packs {
+				fmt.Fprintf(tw, "%.1f\t%.1f\t", 100*p.FilesCovered, 100*p.HunksCovered)
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// writePacks prints the pack coverage figures, a row per budget.
+func writePacks(w io.Writer, title string, packs []PackFigures) error {
+	if len(packs) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "budget\tn\tgold files %\tgold hunks %\thunk share %\tline share %\ttokens\tfiles\tbuild ms med\tp95\t")
+	for _, p := range packs {
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.2f\t%.1f\t%.1f\t\n", p.Budget, p.N,
+			100*p.FilesCovered, 100*p.HunksCovered, 100*p.HunkShare, 100*p.LineShare, p.MeanTokens, p.MeanFiles,
+			p.BuildMsMedian, p.BuildMsP95)
+	}
+	return tw.Flush()
+}
+
+// writeCalibration prints, per relevance band, the share of its files that
+// the fix changed.
+func writeCalibration(w io.Writer, bands []Band) error {
+	if len(bands) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\ncalibration (the first %d ranked files of each instance):\n", ScoredFiles)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "relevance\tfiles\tchanged by the fix %\t")
+	for _, b := range bands {
+		share := 0.0
+		if b.Files > 0 {
+			share = 100 * float64(b.Gold) / float64(b.Files)
+		}
+		fmt.Fprintf(tw, "%.1f-%.1f\t%d\t%.1f\t\n", b.From, b.To, b.Files, share)
+	}
+	return tw.Flush()
 }
 
 // accCells formats Acc@1/3/5/10 and MRR as percentages, tab-terminated

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,9 @@ type benchFlags struct {
 	baseline   bool
 	ablate     bool
 	explain    int
-	llm        llmFlags
+	// packBudgets are the --pack-budget values, sorted, without repeats.
+	packBudgets []int
+	llm         llmFlags
 }
 
 func newBenchCmd(_ io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -69,6 +72,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl.BoolVar(&f.baseline, "baseline", false, "also run the baseline (BM25F over the task's plain words) and print it beside")
 	fl.BoolVar(&f.ablate, "ablate", false, "run the ablation ladder: baseline, then one feature added per row")
 	fl.IntVar(&f.explain, "explain", 0, "write the evaluator's reasons for the first N ranked files of each instance")
+	fl.IntSliceVar(&f.packBudgets, "pack-budget", nil, "build each instance's context pack at this many tokens and measure what it shows of the real fix (repeatable: --pack-budget 4000 --pack-budget 8000)")
 	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
@@ -79,6 +83,12 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	}
 	if f.workers < 1 || f.limit < 0 || f.explain < 0 {
 		return usageError{fmt.Errorf("--workers must be positive, --limit and --explain not negative")}
+	}
+	f.packBudgets = slices.Compact(slices.Sorted(slices.Values(f.packBudgets)))
+	for _, b := range f.packBudgets {
+		if b <= 0 {
+			return usageError{fmt.Errorf("--pack-budget must be a positive number of tokens, not %d", b)}
+		}
 	}
 	if f.out == "" {
 		return usageError{fmt.Errorf("--out must name a file")}
@@ -99,7 +109,7 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	log := f.logger(stderr)
 	opts := bench.Options{
 		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
-		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, Logger: log,
+		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, PackBudgets: f.packBudgets, Logger: log,
 		Open: f.openOptions(log),
 	}
 	if !f.quiet {
