@@ -102,7 +102,7 @@ type Prediction struct {
 	// ByCycles holds, with Options.Ablate, hone's default retrieval cut
 	// to fewer cycles: "1" and "2" (CycleRungs).
 	ByCycles map[string]*Run `json:"by_cycles,omitempty"`
-	Error      string          `json:"error,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 // Rung is one row of the ablation ladder: the features it turns off. Each

@@ -37,7 +37,7 @@ type Figures struct {
 	// Cycles counts runs by the number of cycles used.
 	Cycles map[int]int `json:"cycles"`
 	// Stops counts runs by stop reason, numbers replaced by N (see StopKind).
-	Stops            map[string]int `json:"stops"`
+	Stops map[string]int `json:"stops"`
 	// SelectedGoldShare is the share of all gold files (over every
 	// instance) that were selected.
 	SelectedGoldShare float64 `json:"selected_gold_share"`
@@ -45,11 +45,11 @@ type Figures struct {
 	Packs []PackFigures `json:"packs,omitempty"`
 	// Calibration is, for each relevance band, how many of the files
 	// scored in it (among the first ScoredFiles ranked) the fix changed.
-	Calibration      []Band         `json:"calibration,omitempty"`
-	IndexMsMedian    float64        `json:"index_ms_median"`
-	IndexMsP95       float64        `json:"index_ms_p95"`
-	RetrieveMsMedian float64        `json:"retrieve_ms_median"`
-	RetrieveMsP95    float64        `json:"retrieve_ms_p95"`
+	Calibration      []Band  `json:"calibration,omitempty"`
+	IndexMsMedian    float64 `json:"index_ms_median"`
+	IndexMsP95       float64 `json:"index_ms_p95"`
+	RetrieveMsMedian float64 `json:"retrieve_ms_median"`
+	RetrieveMsP95    float64 `json:"retrieve_ms_p95"`
 }
 
 // PackFigures are the pack coverage figures at one budget. Instances that
