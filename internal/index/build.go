@@ -243,7 +243,7 @@ func (b *builder) tags(ts []syntax.Tag) []syntax.Tag {
 	}
 	out := make([]syntax.Tag, len(ts))
 	for i, t := range ts {
-		out[i] = syntax.Tag{Name: b.str(t.Name), Parent: b.str(t.Parent), Kind: b.str(t.Kind), Line: t.Line}
+		out[i] = syntax.Tag{Name: b.str(t.Name), Parent: b.str(t.Parent), Kind: b.str(t.Kind), Line: t.Line, End: t.End}
 	}
 	return out
 }

@@ -48,7 +48,8 @@ import (
 //	    overflow: count, then term id, file id and the three counts of each
 //	           pair whose stored counts are escaped (see tf3)
 //	  tags: per file its defs then its refs, each name, parent, kind (string
-//	        ids) and line as uvarints; zero padding to a multiple of 8
+//	        ids) and line as uvarints, a definition then its last line
+//	        less its first; zero padding to a multiple of 8
 //	viewed part (kept; arrays below are slices of it):
 //	  directory: section count uint64, then offset and length (uint64s,
 //	  from the part's start) of each section; every section starts 8-aligned:
@@ -69,7 +70,7 @@ import (
 // fingerprint, checked against the copy in the meta section.
 const (
 	cacheMagic    = "HONEIDX\n"
-	formatVersion = 4
+	formatVersion = 5
 	headerSize    = 48
 )
 
@@ -260,12 +261,15 @@ func (ix *Index) encode() []byte {
 	meta.uv(uint64(nTags))
 	meta.uv(uint64(nImps))
 	var tags encoder
-	addTags := func(ts []syntax.Tag) {
+	addTags := func(ts []syntax.Tag, defs bool) {
 		for _, t := range ts {
 			tags.uv(sid(t.Name))
 			tags.uv(sid(t.Parent))
 			tags.uv(sid(t.Kind))
 			tags.uv(uint64(max(t.Line, 0)))
+			if defs {
+				tags.uv(uint64(max(t.End-t.Line, 0)))
+			}
 		}
 	}
 	for i := range ix.files {
@@ -281,8 +285,8 @@ func (ix *Index) encode() []byte {
 		meta.uv(uint64(len(f.Defs)))
 		meta.uv(uint64(len(f.Refs)))
 		at := len(tags.b)
-		addTags(f.Defs)
-		addTags(f.Refs)
+		addTags(f.Defs, true)
+		addTags(f.Refs, false)
 		meta.uv(uint64(len(tags.b) - at))
 		meta.uv(uint64(len(f.Imports)))
 		for _, s := range f.Imports {
@@ -727,7 +731,7 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 		tags = make([]syntax.Tag, nTags)
 	}
 	left, at := nTags, 0
-	take := func(c, size int) []syntax.Tag {
+	take := func(c, nDefs, size int) []syntax.Tag {
 		if c > left || size > len(tagRecs)-at {
 			d.fail()
 			return nil
@@ -742,7 +746,7 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 		tags = tags[c:]
 		td := &decoder{b: blob}
 		for i := range ts {
-			ts[i] = decodeTag(td, strs)
+			ts[i] = decodeTag(td, strs, i < nDefs)
 		}
 		if td.err != nil || td.i != len(blob) {
 			d.fail()
@@ -764,7 +768,7 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 			f.Len[j] = int32(d.count(1 << 31))
 		}
 		nd, nr, size := d.count(nTags), d.count(nTags), d.count(len(tagRecs))
-		ts := take(nd+nr, size)
+		ts := take(nd+nr, nd, size)
 		if len(ts) > 0 {
 			if nd > 0 {
 				f.Defs = ts[:nd:nd]
@@ -834,7 +838,7 @@ type lazyTags struct {
 
 // decodeTag reads one tag record; a string id out of range (a damaged file
 // that passed the checksum) reads as "".
-func decodeTag(d *decoder, strs strTable) syntax.Tag {
+func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 	s := func() string {
 		i := d.uv()
 		if i >= uint64(strs.len()) {
@@ -843,7 +847,11 @@ func decodeTag(d *decoder, strs strTable) syntax.Tag {
 		}
 		return strs.at(int(i))
 	}
-	return syntax.Tag{Name: s(), Parent: s(), Kind: s(), Line: int(min(d.uv(), math.MaxInt32))}
+	t := syntax.Tag{Name: s(), Parent: s(), Kind: s(), Line: int(min(d.uv(), math.MaxInt32))}
+	if def {
+		t.End = int(min(uint64(t.Line)+d.uv(), math.MaxInt32))
+	}
+	return t
 }
 
 // tags fills file id's Defs and Refs once.
@@ -857,7 +865,7 @@ func (ix *Index) tags(id ID) {
 		ts := make([]syntax.Tag, nd+nr)
 		d := &decoder{b: l.recs[l.at[id]:l.at[id+1]]}
 		for i := range ts {
-			ts[i] = decodeTag(d, l.strs)
+			ts[i] = decodeTag(d, l.strs, i < nd)
 		}
 		f := &ix.files[id]
 		if nd > 0 {

@@ -288,6 +288,7 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 			if isPrototype(g.name, tag) {
 				continue
 			}
+			t.End = max(t.Line, int(tag.EndPosition().Row)+1)
 			d := rawDef{Tag: t, nameStart: name.StartByte(), tagStart: tag.StartByte(), tagEnd: tag.EndByte()}
 			if r.kind == roleContainer {
 				d.Name, d.Kind, d.container = typeName(text), "impl", true

@@ -70,6 +70,10 @@ type Tag struct {
 	Kind string
 	// Line is 1-based.
 	Line int
+	// End is the last line of a definition's node (1-based; the whole
+	// function, class or type, its body included), 0 for references and
+	// where unknown.
+	End int
 }
 
 // Result is what Extract finds in one file.

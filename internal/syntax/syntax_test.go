@@ -38,7 +38,7 @@ func render(r Result) string {
 		fmt.Fprintf(&b, "incomplete %s\n", r.Incomplete)
 	}
 	for _, d := range r.Defs {
-		fmt.Fprintf(&b, "def %d %s %s", d.Line, d.Kind, d.Name)
+		fmt.Fprintf(&b, "def %d-%d %s %s", d.Line, d.End, d.Kind, d.Name)
 		if d.Parent != "" {
 			fmt.Fprintf(&b, " in %s", d.Parent)
 		}
