@@ -295,3 +295,38 @@ func matchSuffix(ix *index.Index, byBase map[string][]index.ID, p string) []inde
 	}
 	return best
 }
+
+// NearestFrame returns the index of the frame nearest the error among those
+// that resolved to a repository file (anchors): Python and Rust print it
+// last, Go, Java and JavaScript first. Frames of other code (the standard
+// library, dependencies) do not count: when a trace ends in reflect or numpy,
+// the repository's frame closest to that point is where to look. It returns
+// -1 when no frame resolved.
+func NearestFrame(t *task.Task, anchors Set) int {
+	if len(t.Frames) == 0 {
+		return -1
+	}
+	// The trace's language is its first frame with a source file's extension
+	// (Python's first frame can be "<stdin>" or "<ipython-input-1>").
+	last := false
+	for _, f := range t.Frames {
+		ext := path.Ext(f.File)
+		if ext == "" || strings.ContainsAny(ext, "<>") {
+			continue
+		}
+		last = ext == ".py" || ext == ".rs" || ext == ".rb"
+		break
+	}
+	best := -1
+	for _, as := range anchors.ByFile {
+		for _, a := range as {
+			if a.Kind != KindFrame {
+				continue
+			}
+			if best < 0 || last && a.Order > best || !last && a.Order < best {
+				best = a.Order
+			}
+		}
+	}
+	return best
+}

@@ -60,8 +60,10 @@
 // Missing context is what relevant files use but nobody has found yet:
 // "definition of X" for a name the file references that the task mentions (or
 // that shares a task word), and "caller of F" for a task-named function whose
-// callers were not found. A gap is critical when the task itself names the
-// symbol and the index can find its definition.
+// callers were not found. A missing definition is critical when the task
+// itself names the symbol, or when the file that needs it is relevant (at
+// or above the threshold), and the index can find it: the loop does not
+// stop while the context lacks it, and REFINE looks it up by name.
 //
 // Every evaluation's Reason lists its signals with their contributions, so a
 // user sees why: "defines SessionManager:+0.30, bm25 0.82:+0.29, …".
@@ -268,7 +270,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			}
 		}
 	}
-	e.lastFrame = nearestFrame(t, anchors)
+	e.lastFrame = anchor.NearestFrame(t, anchors)
 	seen := map[string]bool{}
 	for _, k := range t.Keywords {
 		if !seen[k.Text] {
@@ -394,41 +396,6 @@ const (
 	OriginSynonym     = "synonym"
 )
 
-// nearestFrame returns the index of the frame nearest the error among those
-// that resolved to a repository file (anchors): Python and Rust print it
-// last, Go, Java and JavaScript first. Frames of other code (the standard
-// library, dependencies) do not count: when a trace ends in reflect or numpy,
-// the repository's frame closest to that point is where to look. It returns
-// -1 when no frame resolved.
-func nearestFrame(t *task.Task, anchors anchor.Set) int {
-	if len(t.Frames) == 0 {
-		return -1
-	}
-	// The trace's language is its first frame with a source file's extension
-	// (Python's first frame can be "<stdin>" or "<ipython-input-1>").
-	last := false
-	for _, f := range t.Frames {
-		ext := path.Ext(f.File)
-		if ext == "" || strings.ContainsAny(ext, "<>") {
-			continue
-		}
-		last = ext == ".py" || ext == ".rs" || ext == ".rb"
-		break
-	}
-	best := -1
-	for _, as := range anchors.ByFile {
-		for _, a := range as {
-			if a.Kind != anchor.KindFrame {
-				continue
-			}
-			if best < 0 || last && a.Order > best || !last && a.Order < best {
-				best = a.Order
-			}
-		}
-	}
-	return best
-}
-
 type contribution struct {
 	label string
 	value float64
@@ -547,7 +514,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	for _, j := range js {
 		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}
 		if j.score >= gapFloor {
-			ev.MissingContext, ev.Critical = e.gaps(j.id, known)
+			ev.MissingContext, ev.Critical = e.gaps(j.id, known, j.score >= e.opts.Threshold)
 		}
 		if ev.MissingContext == nil {
 			ev.MissingContext = []string{}
@@ -882,8 +849,10 @@ func (e *Evaluator) reason(j *judged) string {
 	return strings.Join(parts, ", ")
 }
 
-// gaps lists what file id uses or offers that the loop has not found.
-func (e *Evaluator) gaps(id index.ID, known map[string]bool) ([]string, bool) {
+// gaps lists what file id uses or offers that the loop has not found. A
+// definition is a critical gap when the task names it, or when the file is
+// relevant (target): the change will read what it calls.
+func (e *Evaluator) gaps(id index.ID, known map[string]bool, target bool) ([]string, bool) {
 	var out []string
 	critical := false
 	seen := map[string]bool{}
@@ -913,7 +882,7 @@ func (e *Evaluator) gaps(id index.ID, known map[string]bool) ([]string, bool) {
 		}
 		if unfound(e.ix.Defining(r.Name)) {
 			out = append(out, "definition of "+r.Name)
-			critical = critical || named
+			critical = critical || named || target
 		}
 	}
 	for _, d := range f.Defs {

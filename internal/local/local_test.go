@@ -431,12 +431,14 @@ func TestEvaluateMissingContext(t *testing.T) {
 			wantMissing: []string{},
 		},
 		{
-			name:         "a name sharing a task word is a gap, not a critical one",
+			// The task does not name it, but views.py is relevant (the
+			// task names its path): the change will read what it calls.
+			name:         "a relevant file's missing definition is critical",
 			task:         "The token manager breaks login in app/api/views.py",
 			path:         views,
 			candidates:   []string{views},
 			wantMissing:  []string{"definition of TokenManager"},
-			wantCritical: false,
+			wantCritical: true,
 		},
 		{
 			name:         "callers of a task-named function",
@@ -592,8 +594,8 @@ func TestNearestFrame(t *testing.T) {
 					anchor.Anchor{ID: id, Kind: anchor.KindFrame, Name: tt.frames[o].File, Strength: 1, Order: o},
 					anchor.Anchor{ID: id, Kind: anchor.KindDefines, Name: "f", Strength: 1, Order: 99}) // not a frame: ignored
 			}
-			if got := nearestFrame(&task.Task{Frames: tt.frames}, set); got != tt.want {
-				t.Errorf("nearestFrame = %d, want %d", got, tt.want)
+			if got := anchor.NearestFrame(&task.Task{Frames: tt.frames}, set); got != tt.want {
+				t.Errorf("NearestFrame = %d, want %d", got, tt.want)
 			}
 		})
 	}
