@@ -38,7 +38,6 @@ import (
 	"github.com/hone-dev/hone/internal/synonym"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/terms"
-	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -239,9 +238,12 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	count := map[string]int{}
 	var order []string
 	for _, e := range teachers {
+		if !r.teaches(e.Path) {
+			continue
+		}
 		for _, t := range e.Learned {
 			t = strings.ToLower(t)
-			if have[t] || len(t) < 3 || tokenize.IsStopWord(t) {
+			if have[t] || !IsVocabulary(t) {
 				continue
 			}
 			if count[t] == 0 {
@@ -406,7 +408,7 @@ func (r *Refiner) associate(have map[string]bool) []assoc {
 	}
 	var out []assoc
 	take := func(w cand, term string, score float64, note string) bool {
-		if score < MinAssoc || have[term] || tokenize.IsStopWord(term) || len(term) < 3 || r.ix.DocFreq(term) == 0 {
+		if score < MinAssoc || have[term] || !IsVocabulary(term) || r.ix.DocFreq(term) == 0 {
 			return false
 		}
 		have[term] = true
