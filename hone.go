@@ -35,7 +35,6 @@ import (
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/internal/refine"
 	"github.com/hone-dev/hone/internal/search"
-	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
@@ -489,23 +488,71 @@ func (r *Repo) View(p string, terms []string, budget int) (string, error) {
 	return pack.View(r.root, p, terms, ix.File(id).Defs, budget)
 }
 
-// Pack renders a Markdown context pack of res's files within budget tokens
-// (tokens estimated as pack.Tokens does).
+// Pack renders a Markdown context pack of res within budget tokens (tokens
+// estimated as pack.Tokens does): the selected files, then the rest of the
+// ranking, each shown by the parts the task points at (see package pack).
 func (r *Repo) Pack(res *Result, budget int) (string, error) {
 	ix, _ := r.index()
-	var terms []string
-	if len(res.Cycles) > 0 {
-		terms = res.Cycles[len(res.Cycles)-1].Query.Terms()
-	}
-	defsOf := func(p string) []syntax.Tag {
-		if id, ok := ix.Lookup(p); ok {
-			return ix.File(id).Defs
+	t := task.Parse(res.Task)
+	anchors := anchor.Find(ix, &t)
+	nearest := anchor.NearestFrame(&t, anchors)
+	terms := map[string]float64{}
+	var words []string
+	for _, k := range t.Keywords {
+		if _, ok := terms[k.Text]; !ok {
+			words = append(words, k.Text)
 		}
-		return nil
+		terms[k.Text] = max(terms[k.Text], k.Weight)
 	}
-	files := res.Files
-	if len(files) == 0 && len(res.Ranked) > 0 {
-		files = res.Ranked[:min(3, len(res.Ranked))]
+	symbols := taskSymbols(&t)
+	in := pack.ContextInput{Task: res.Task, Root: r.root, Terms: words}
+	add := func(e loop.Evaluation, selected bool) {
+		f := pack.File{Evaluation: e, Selected: selected,
+			Evidence: pack.Evidence{Terms: terms, Symbols: symbols}}
+		if id, ok := ix.Lookup(e.Path); ok {
+			f.Defs = ix.File(id).Defs
+			for _, a := range anchors.ByFile[id] {
+				if a.Kind != anchor.KindFrame || a.Order < 0 || a.Order >= len(t.Frames) {
+					continue
+				}
+				l := t.Frames[a.Order].Line
+				f.Evidence.Lines = append(f.Evidence.Lines, l)
+				if a.Order == nearest {
+					f.Evidence.Nearest = l
+				}
+			}
+		}
+		in.Files = append(in.Files, f)
 	}
-	return pack.Build(r.root, res.Task, files, terms, defsOf, budget)
+	seen := map[string]bool{}
+	for _, e := range res.Files {
+		seen[e.Path] = true
+		add(e, true)
+	}
+	for _, e := range res.Ranked {
+		if !seen[e.Path] {
+			seen[e.Path] = true
+			add(e, false)
+		}
+	}
+	return pack.Context(in, budget)
+}
+
+// taskSymbols returns the names a task gives, lower-cased: its identifiers,
+// and each dotted name whole, as its last two parts and as its last part.
+func taskSymbols(t *task.Task) map[string]bool {
+	out := map[string]bool{}
+	for _, id := range t.Identifiers {
+		out[strings.ToLower(id)] = true
+	}
+	for _, d := range t.DottedNames {
+		d = strings.ToLower(d)
+		out[d] = true
+		parts := strings.Split(d, ".")
+		if n := len(parts); n >= 2 {
+			out[parts[n-2]+"."+parts[n-1]] = true
+		}
+		out[parts[len(parts)-1]] = true
+	}
+	return out
 }

@@ -1,0 +1,254 @@
+package pack
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/internal/tokenize"
+)
+
+// # Aiming at the edit
+//
+// A file too large to show whole is cut into units: the head (imports and
+// module docstring, before the first definition), each function or method
+// whole (its decorators and the comment block above it included), and the
+// header of each class-like definition (its signature, docstring and
+// attributes, up to its first member). A nested function belongs to the
+// function around it.
+//
+// Each unit is scored by what the task says about it (Evidence):
+//
+//	named   the task names the definition (or Class.method):     namedValue
+//	member  the task names its class:                            memberValue
+//	frame   a stack-trace frame points into it:                  frameValue
+//	words   the task's keywords it holds, each once, by weight,
+//	        times the keyword's rarity among the file's units
+//	        (a word every unit says, self or value, says little)
+//
+// and the words' part is divided by the square root of the unit's length
+// in units of unitLines, past that length: a long function says more words
+// by its length alone. The pack shows a file's units best first.
+
+// Evidence is what a task says about where its change goes, for one file.
+type Evidence struct {
+	// Terms are the task's keywords and their weights, as index terms.
+	Terms map[string]float64
+	// Symbols are the names the task gives, lower-cased: identifiers and the
+	// parts of dotted names ("queryset", "filter", "queryset.filter").
+	Symbols map[string]bool
+	// Lines are the lines of this file that stack-trace frames point at;
+	// Nearest the one nearest the error (0: none).
+	Lines   []int
+	Nearest int
+}
+
+// Unit weights.
+var (
+	// namedValue: the task names the definition; that is where it points.
+	namedValue = 6.0
+	// memberValue: the task names the definition's class: a method of the
+	// class the issue is about.
+	memberValue = 1.0
+	// frameValue: a trace frame runs through the unit; nearestValue more for
+	// the frame nearest the error.
+	frameValue   = 3.0
+	nearestValue = 2.0
+	// unitLines: units longer than this pay for their length in the words'
+	// part (by the square root of the excess factor).
+	unitLines = 30
+	// minPlainName: a one-word lower-case name this long (formfield,
+	// deconstruct) is specific enough to be named without its class.
+	minPlainName = 7
+	lenExp       = 0.5
+	noIDF        = false
+)
+
+// unit is a run of lines a pack shows together.
+type unit struct {
+	from, to int     // 1-based, inclusive
+	def      int     // index into the file's defs; -1 for the head
+	parent   int     // index of the enclosing class-like definition, -1 if none
+	score    float64 // what the task says about it
+	named    bool
+}
+
+// classLike kinds hold members; their own unit is their header.
+var classLike = map[string]bool{"class": true, "interface": true, "impl": true, "module": true, "type": true}
+
+// units cuts f into units (see Aiming at the edit). Definitions without a
+// known end run to the line before the next definition.
+func (f *file) units() []unit {
+	n := len(f.lines)
+	if n == 0 {
+		return nil
+	}
+	defs := f.defs
+	end := func(i int) int {
+		d := defs[i]
+		if d.End >= d.Line {
+			return min(d.End, n)
+		}
+		for j := i + 1; j < len(defs); j++ {
+			if defs[j].Line > d.Line {
+				return defs[j].Line - 1
+			}
+		}
+		return n
+	}
+	var out []unit
+	if len(defs) == 0 {
+		return []unit{{from: 1, to: n, def: -1, parent: -1}}
+	}
+	first := f.lead(defs[0].Line)
+	if first > 1 {
+		out = append(out, unit{from: 1, to: first - 1, def: -1, parent: -1})
+	}
+	// Stack of open class-like definitions: (index, end line).
+	type open struct{ i, end int }
+	var stack []open
+	covered := 0 // last line of the function unit being inside
+	for i, d := range defs {
+		e := end(i)
+		for len(stack) > 0 && stack[len(stack)-1].end < d.Line {
+			stack = stack[:len(stack)-1]
+		}
+		if d.Line <= covered {
+			continue // nested in a function: part of it
+		}
+		parent := -1
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1].i
+		}
+		from := f.lead(d.Line)
+		if classLike[d.Kind] && f.hasMember(i, e) {
+			// The header: up to the first member.
+			to := e
+			for j := i + 1; j < len(defs) && defs[j].Line <= e; j++ {
+				if defs[j].Line > d.Line {
+					to = f.lead(defs[j].Line) - 1
+					break
+				}
+			}
+			out = append(out, unit{from: from, to: max(from, to), def: i, parent: parent})
+			stack = append(stack, open{i, e})
+			continue
+		}
+		out = append(out, unit{from: from, to: max(from, e), def: i, parent: parent})
+		covered = e
+	}
+	return out
+}
+
+// hasMember reports whether a definition starts inside defs[i]'s lines
+// after its first.
+func (f *file) hasMember(i, end int) bool {
+	for j := i + 1; j < len(f.defs) && f.defs[j].Line <= end; j++ {
+		if f.defs[j].Line > f.defs[i].Line {
+			return true
+		}
+	}
+	return false
+}
+
+// lead returns the first line of the block that introduces the definition
+// at line: the decorators and comment lines directly above it.
+func (f *file) lead(line int) int {
+	l := line
+	for l > 1 {
+		t := strings.TrimSpace(f.lines[l-2])
+		if t == "" || !isLeadLine(t) {
+			break
+		}
+		l--
+	}
+	return l
+}
+
+// isLeadLine reports whether a trimmed line belongs above a definition: a
+// decorator, attribute or annotation, or a comment.
+func isLeadLine(t string) bool {
+	for _, p := range []string{"@", "#[", "//", "/*", "*", "#", "///", "[", "--"} {
+		if strings.HasPrefix(t, p) {
+			return !strings.HasPrefix(t, "#include") && !strings.HasPrefix(t, "#define") && !strings.HasPrefix(t, "#if")
+		}
+	}
+	return false
+}
+
+// score sets each unit's score from ev and returns the units best first
+// (ties in file order).
+func (f *file) score(us []unit, ev Evidence) []unit {
+	// Each term's rarity among the units: log(1 + units / units holding it).
+	termsOf := make([]map[string]bool, len(us))
+	df := map[string]int{}
+	var sc tokenize.Scanner
+	for i, u := range us {
+		seen := map[string]bool{}
+		for l := u.from; l <= u.to; l++ {
+			sc.Terms(f.lines[l-1], func(t string) {
+				if _, ok := ev.Terms[t]; ok && !seen[t] {
+					seen[strings.Clone(t)] = true
+				}
+			})
+		}
+		termsOf[i] = seen
+		for t := range seen {
+			df[t]++
+		}
+	}
+	for i := range us {
+		u := &us[i]
+		words := 0.0
+		for t := range termsOf[i] {
+			if noIDF {
+				words += ev.Terms[t]
+			} else {
+				words += ev.Terms[t] * math.Log(1+float64(len(us))/float64(df[t]))
+			}
+		}
+		if lines := u.to - u.from + 1; lines > unitLines {
+			words /= math.Pow(float64(lines)/float64(unitLines), lenExp)
+		}
+		s := words
+		if u.def >= 0 {
+			d := f.defs[u.def]
+			if named(d, ev.Symbols) {
+				s += namedValue
+				u.named = true
+			} else if d.Parent != "" && ev.Symbols[strings.ToLower(d.Parent)] {
+				s += memberValue
+			}
+		}
+		for _, l := range ev.Lines {
+			if l >= u.from && l <= u.to {
+				s += frameValue
+				if l == ev.Nearest {
+					s += nearestValue
+				}
+			}
+		}
+		u.score = s
+	}
+	out := append([]unit(nil), us...)
+	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	return out
+}
+
+// named reports whether the task names definition d: its name, or
+// Parent.Name.
+func named(d syntax.Tag, symbols map[string]bool) bool {
+	if len(symbols) == 0 {
+		return false
+	}
+	n := strings.ToLower(d.Name)
+	if d.Parent != "" && symbols[strings.ToLower(d.Parent)+"."+n] {
+		return true
+	}
+	// A short or common name (get, save, run) is named only with its class.
+	if len(n) < 4 || (len(n) < minPlainName && len(tokenize.Split(d.Name)) < 2 && !(d.Name[0] >= 'A' && d.Name[0] <= 'Z')) {
+		return false
+	}
+	return symbols[n]
+}

@@ -1,0 +1,423 @@
+package pack
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/loop"
+)
+
+// # Filling the budget
+//
+// A pack is the context a subagent works from, so it spends its budget on
+// what the change most likely reads or edits, across files: the selected
+// files (the target and what it needs) first, then the rest of the ranking.
+//
+// Each file is cut into units (see Aiming at the edit); a small file is
+// one unit, the whole file. A unit's value is the chance that it holds the
+// edit, as two factors:
+//
+//	the file's weight  exp(FileWeightSlope × (relevance - 1)), the share of
+//	                   files the fix changed at that relevance on the
+//	                   development set (about 0.64 at 0.95, 0.12 at 0.75,
+//	                   0.02 at 0.55); a selected file weighs at least
+//	                   selectedFloor
+//	the unit's share   its score over the file's total (plus a small even
+//	                   share, so that a file with no evidence still shows
+//	                   its best part: its head)
+//
+// Units are taken by value, best first, as long as they fit; a file's first
+// unit also pays for its section heading and reason. A unit larger than
+// maxUnitShare of the budget is shown as the excerpt of its matching lines
+// within it (its first line, the signature, always). A method is shown with
+// the first line of its class. What is chosen of a file is printed in file
+// order, with "…" between runs; a file whose chosen lines hold most of it
+// is shown whole when that fits.
+//
+// The footer lists the ranked files that were left out and why.
+
+// Pack weights and limits.
+const (
+	// FileWeightSlope turns a relevance into the share of files the fix
+	// changed at that relevance (fitted on the development set's
+	// calibration table: 64 % at 0.9-1.0, 38 % at 0.8-0.9, 12 % at 0.7-0.8,
+	// 6 % at 0.6-0.7, 2 % at 0.5-0.6).
+	FileWeightSlope = 10.0
+	// selectedFloor: a selected file is part of the context the task needs,
+	// whatever its relevance says about it being the edit.
+	selectedFloor = 0.15
+	// evenShare is the share of a file's value spread evenly over its
+	// units: a file with no evidence still shows its first unit.
+	evenShare = 0.1
+	// maxUnitShare caps what one unit may take of the budget before it is
+	// cut to its matching lines.
+	maxUnitShare = 0.3
+	// maxPackFiles bounds the files considered.
+	maxPackFiles = 20
+	// minPackRelevance: files below are tangential at best.
+	minPackRelevance = 0.2
+	// maxReasonBytes cuts a ranked (not selected) file's reason.
+	maxReasonBytes = 240
+)
+
+// File is one file offered to Context.
+type File struct {
+	loop.Evaluation
+	// Selected: the file is in the selection (the target or what it needs).
+	Selected bool
+	// Defs are the file's definitions (with their end lines).
+	Defs []syntax.Tag
+	// Evidence says what the task says about the file's parts.
+	Evidence Evidence
+}
+
+// ContextInput is what Context packs.
+type ContextInput struct {
+	Task string
+	// Files: the selection, then the rest of the ranking, best first.
+	Files []File
+	// Terms are the words excerpts match (the task's keywords).
+	Terms []string
+	// Read reads a file (refusing paths outside the root); nil reads under
+	// Root.
+	Read func(path string) ([]byte, error)
+	Root string
+}
+
+// item is one unit of one file, a candidate for the pack.
+type item struct {
+	file  int
+	unit  unit
+	value float64
+	whole bool // the whole file
+}
+
+// packFile is a file being packed.
+type packFile struct {
+	in       File
+	f        *file
+	head     string
+	units    []unit
+	chosen   []bool // by line, 1-based
+	opened   bool
+	small    bool // small enough to show whole
+	fenceS   string
+	wholeLen int
+}
+
+// fence returns the file's code fence, computed once.
+func (pf *packFile) fence() string {
+	if pf.fenceS == "" {
+		pf.fenceS = fenceFor(pf.f.lines)
+	}
+	return pf.fenceS
+}
+
+// contextHead prints a file's heading, reason and missing context; short
+// cuts the reason to maxReasonBytes.
+func contextHead(e loop.Evaluation, short bool) string {
+	if short {
+		if r := strings.TrimSpace(e.Reason); len(r) > maxReasonBytes {
+			cutAt := strings.LastIndex(r[:maxReasonBytes], ", ")
+			if cutAt <= 0 {
+				cutAt = len(cut(r, maxReasonBytes))
+			}
+			e.Reason = r[:cutAt] + ", …"
+		}
+	}
+	return sectionHead(e)
+}
+
+// Context writes a Markdown context pack of in within budget tokens (see
+// Filling the budget); budget <= 0 means no limit.
+func Context(in ContextInput, budget int) (string, error) {
+	limit := limitBytes(budget)
+	var b strings.Builder
+	taskCap := maxTaskBytes
+	if limit >= 0 {
+		taskCap = min(taskCap, limit/4)
+	}
+	header := "# Context for the task\n\n" + quote(in.Task, taskCap) + "\n\n"
+	if !fits(0, len(header), limit) {
+		return cut(header, limit), nil
+	}
+	b.WriteString(header)
+	footerLimit := footerCap
+	if limit >= 0 {
+		footerLimit = min(footerCap, limit/8)
+	}
+	read := in.Read
+	if read == nil {
+		read = func(p string) ([]byte, error) { return readFile(in.Root, p) }
+	}
+
+	var files []*packFile
+	var skipped []string
+	for _, fi := range in.Files {
+		if len(files) >= maxPackFiles {
+			break
+		}
+		if !fi.Selected && fi.Relevance < minPackRelevance {
+			continue
+		}
+		data, err := read(fi.Path)
+		if err != nil {
+			if isOutside(err) {
+				return "", err
+			}
+			skipped = append(skipped, fi.Path)
+			continue
+		}
+		pf := &packFile{in: fi, f: newFile(fi.Path, data, in.Terms, fi.Defs)}
+		pf.head = contextHead(fi.Evaluation, !fi.Selected)
+		pf.chosen = make([]bool, len(pf.f.lines)+2)
+		pf.small = len(pf.f.lines) == 0 || Tokens(pf.f.whole()) <= wholeFileTokens
+		pf.units = pf.f.score(pf.f.units(), fi.Evidence)
+		files = append(files, pf)
+	}
+
+	room := -1
+	if limit >= 0 {
+		room = max(0, limit-b.Len()-footerLimit)
+	}
+	unitCap := -1
+	if limit >= 0 {
+		unitCap = int(maxUnitShare * float64(limit))
+	}
+	var items []item
+	for i, pf := range files {
+		w := math.Exp(FileWeightSlope * (pf.in.Relevance - 1))
+		if pf.in.Selected {
+			w = math.Max(w, selectedFloor)
+		}
+		total := 0.0
+		for _, u := range pf.units {
+			total += math.Max(0, u.score)
+		}
+		if pf.small {
+			// Whole, if it fits: its value is the file's.
+			items = append(items, item{file: i, unit: unit{from: 1, to: max(1, len(pf.f.lines)), def: -1, parent: -1}, value: w, whole: true})
+		}
+		n := float64(len(pf.units))
+		for _, u := range pf.units {
+			share := evenShare / n
+			if total > 0 {
+				share += (1 - evenShare) * math.Max(0, u.score) / total
+			} else {
+				share = 1 / n
+			}
+			items = append(items, item{file: i, unit: u, value: w * share})
+		}
+	}
+	sort.SliceStable(items, func(a, c int) bool { return items[a].value > items[c].value })
+
+	used := 0
+	for _, it := range items {
+		pf := files[it.file]
+		var lines []int
+		if it.whole {
+			for l := 1; l <= max(1, len(pf.f.lines)); l++ {
+				lines = append(lines, l)
+			}
+		} else {
+			lines = pf.f.unitLines(it.unit, unitCap)
+		}
+		before := pf.size()
+		var added []int
+		for _, l := range lines {
+			if !pf.chosen[l] {
+				pf.chosen[l] = true
+				added = append(added, l)
+			}
+		}
+		if len(added) == 0 {
+			continue
+		}
+		cost := pf.size() - before
+		if !pf.opened {
+			cost += len(pf.head)
+		}
+		if room >= 0 && used+cost > room {
+			for _, l := range added {
+				pf.chosen[l] = false
+			}
+			continue
+		}
+		used += cost
+		pf.opened = true
+	}
+	// A file whose chosen lines hold most of it reads better whole.
+	for _, pf := range files {
+		if !pf.opened {
+			continue
+		}
+		before := pf.size()
+		if float64(before) < wholeIfCovered*float64(len(pf.f.whole())) {
+			continue
+		}
+		var added []int
+		for l := 1; l <= len(pf.f.lines); l++ {
+			if !pf.chosen[l] {
+				pf.chosen[l] = true
+				added = append(added, l)
+			}
+		}
+		if cost := pf.size() - before; room >= 0 && used+cost > room {
+			for _, l := range added {
+				pf.chosen[l] = false
+			}
+			continue
+		} else {
+			used += cost
+		}
+	}
+
+	var omitted []string
+	for _, pf := range files {
+		if !pf.opened {
+			omitted = append(omitted, pf.in.Path)
+			continue
+		}
+		b.WriteString(pf.head)
+		b.WriteString(pf.render())
+	}
+	footerRoom := footerLimit
+	if limit >= 0 {
+		footerRoom = min(footerLimit, limit-b.Len())
+	}
+	b.WriteString(footer(omitted, skipped, footerRoom))
+	return cut(b.String(), limit), nil
+}
+
+// isOutside reports whether err refuses a path outside the root.
+func isOutside(err error) bool {
+	return err != nil && strings.Contains(err.Error(), ErrOutsideRoot.Error())
+}
+
+// unitLines lists the lines that show u: all of them, or, when they cost
+// more than limit bytes (-1: no limit), its first line and the lines that
+// match the task's words with their context, best first within limit; a
+// member's class line comes first.
+func (f *file) unitLines(u unit, limit int) []int {
+	var out []int
+	if u.parent >= 0 {
+		out = append(out, f.defs[u.parent].Line)
+	}
+	cost := 0
+	for l := u.from; l <= u.to; l++ {
+		cost += f.lineCost(l)
+	}
+	if limit < 0 || cost <= limit {
+		for l := u.from; l <= u.to; l++ {
+			out = append(out, l)
+		}
+		return out
+	}
+	// Too large: the signature, then the matching lines by value.
+	start := u.from
+	if u.def >= 0 {
+		start = f.defs[u.def].Line
+	}
+	out = append(out, start)
+	used := f.lineCost(start)
+	var ps []piece
+	for _, p := range f.pieces(false) {
+		if p.from >= u.from && p.to <= u.to {
+			ps = append(ps, p)
+		}
+	}
+	taken := map[int]bool{start: true}
+	for _, p := range ps {
+		c := len(separator)
+		for l := p.from; l <= p.to; l++ {
+			if !taken[l] {
+				c += f.lineCost(l)
+			}
+		}
+		if used+c > limit {
+			continue
+		}
+		used += c
+		for l := p.from; l <= p.to; l++ {
+			if !taken[l] {
+				taken[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// size is the size of the file's block as render prints it now (0 with
+// no line chosen).
+func (pf *packFile) size() int {
+	f := pf.f
+	if len(f.lines) == 0 {
+		return len(pf.render())
+	}
+	n, runs, body := 0, 0, 0
+	for l := 1; l <= len(f.lines); l++ {
+		if !pf.chosen[l] {
+			continue
+		}
+		n++
+		body += f.lineCost(l)
+		if l == 1 || !pf.chosen[l-1] {
+			runs++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
+	if n == len(f.lines) {
+		if pf.wholeLen == 0 {
+			pf.wholeLen = len(f.whole())
+		}
+		note, body, runs = fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), pf.wholeLen, 1
+	}
+	fence := pf.fence()
+	return len(note) + len(fence) + len(Language(f.path)) + 1 + body + (runs-1)*len(separator) + len(fence) + 2
+}
+
+// render prints the file's chosen lines in order in a fenced block ("" with
+// none chosen), noted as the whole file when every line is.
+func (pf *packFile) render() string {
+	f := pf.f
+	if len(f.lines) == 0 {
+		if pf.chosen[1] {
+			return "_empty file_\n\n"
+		}
+		return ""
+	}
+	n := 0
+	for l := 1; l <= len(f.lines); l++ {
+		if pf.chosen[l] {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	lang := Language(f.path)
+	fence := pf.fence()
+	if n == len(f.lines) {
+		return fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + f.whole() + fence + "\n\n"
+	}
+	var b strings.Builder
+	prev := 0
+	for l := 1; l <= len(f.lines); l++ {
+		if !pf.chosen[l] {
+			continue
+		}
+		if prev != 0 && prev != l-1 {
+			b.WriteString(separator)
+		}
+		b.WriteString(f.renderLine(l, true))
+		prev = l
+	}
+	return fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + b.String() + fence + "\n\n"
+}

@@ -1,0 +1,92 @@
+package pack
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/loop"
+)
+
+// TestPackFileSize checks that the size the budget is counted with is the
+// size render prints, for any choice of lines.
+func TestPackFileSize(t *testing.T) {
+	var src strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&src, "line %d %s\n", i, strings.Repeat("x", i%300))
+	}
+	f := newFile("a.py", []byte(src.String()), nil, nil)
+	rng := rand.New(rand.NewSource(1))
+	for trial := range 200 {
+		pf := &packFile{f: f, chosen: make([]bool, len(f.lines)+2)}
+		p := rng.Float64()
+		if trial == 0 {
+			p = 1
+		}
+		for l := 1; l <= len(f.lines); l++ {
+			pf.chosen[l] = rng.Float64() < p
+		}
+		if got, want := pf.size(), len(pf.render()); got != want {
+			t.Fatalf("trial %d: size() = %d, render is %d bytes", trial, got, want)
+		}
+	}
+}
+
+// bigModule is a module of many small functions and one the task names,
+// too large to show whole.
+func bigModule() (string, []syntax.Tag) {
+	var b strings.Builder
+	var defs []syntax.Tag
+	line := 1
+	b.WriteString("import os\n\n")
+	line += 2
+	for i := range 200 {
+		name := fmt.Sprintf("helper_%d", i)
+		body := []string{"def " + name + "(x):", "    y = x + " + fmt.Sprint(i), "    return y * 2", ""}
+		if i == 157 {
+			name = "parse_expiry"
+			body = []string{"def parse_expiry(token):", "    # the expiry of a token, in seconds", "    exp = token['exp']", "    return exp - now()", ""}
+		}
+		defs = append(defs, syntax.Tag{Name: name, Kind: "function", Line: line, End: line + 3})
+		for _, l := range body {
+			b.WriteString(l + "\n")
+			line++
+		}
+	}
+	return b.String(), defs
+}
+
+func TestContextAimsAtTheNamedDefinition(t *testing.T) {
+	root := t.TempDir()
+	src, defs := bigModule()
+	os.WriteFile(filepath.Join(root, "tokens.py"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(root, "small.py"), []byte("def f():\n    return 1\n"), 0o644)
+	ev := Evidence{Terms: map[string]float64{"expiry": 2, "token": 1}, Symbols: map[string]bool{"parse_expiry": true}}
+	in := ContextInput{Task: "Fix parse_expiry of a token", Root: root, Terms: []string{"expiry", "token"},
+		Files: []File{
+			{Evaluation: loop.Evaluation{Path: "tokens.py", Relevance: 0.95, Reason: "defines parse_expiry"}, Selected: true, Defs: defs, Evidence: ev},
+			{Evaluation: loop.Evaluation{Path: "small.py", Relevance: 0.5, Reason: "bm25"}},
+		}}
+	for _, budget := range []int{300, 1000, 4000} {
+		got, err := Context(in, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Tokens(got) > budget {
+			t.Errorf("budget %d: %d tokens", budget, Tokens(got))
+		}
+		// The named function, whole, at every budget that holds it.
+		for _, want := range []string{"## tokens.py (relevance 0.95)", "def parse_expiry(token):", "return exp - now()"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("budget %d: pack lacks %q:\n%s", budget, want, got)
+			}
+		}
+		if budget >= 1000 && !strings.Contains(got, "## small.py") {
+			t.Errorf("budget %d: the ranked small file is missing although the budget has room:\n%s", budget, got)
+		}
+	}
+}
