@@ -116,7 +116,11 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	}
 	if f.llm.evaluator == "llm" {
 		opts.Configure = func(_ context.Context, repo *hone.Repo, in bench.Instance, ro *hone.RetrieveOptions) (func() map[string]any, error) {
-			return f.llm.wire(repo, in.Problem, ro, log)
+			run, err := f.llm.wire(repo, in.Problem, ro, log)
+			if run == nil {
+				return nil, err
+			}
+			return run.extra, nil
 		}
 	}
 	s, err := bench.Bench(ctx, insts, opts)

@@ -41,6 +41,8 @@ func TestExitCodes(t *testing.T) {
 		{"blank task", []string{"--repo", fixture, "   "}, ExitBadTask},
 		{"bad evaluator", []string{"--repo", fixture, "--evaluator", "magic", "x"}, ExitUsage},
 		{"no network", []string{"--repo", fixture, "--no-network", "--evaluator", "llm", "x"}, ExitUsage},
+		{"bad llm timeout", []string{"--repo", fixture, "--llm-timeout", "soon", "x"}, ExitUsage},
+		{"zero llm timeout", []string{"--repo", fixture, "--llm-timeout", "0", "x"}, ExitUsage},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

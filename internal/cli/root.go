@@ -132,19 +132,19 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 			Candidates: f.candidates},
 		IncludeTests: f.includeTests,
 	}
-	usage, err := f.llm.wire(repo, text, &opts, f.logger(stderr))
+	run, err := f.llm.wire(repo, text, &opts, f.logger(stderr))
 	if err != nil {
 		return err
 	}
 	res, err := repo.Retrieve(ctx, text, opts)
 	if err != nil {
-		if usage != nil && ctx.Err() == nil {
+		if run != nil && ctx.Err() == nil {
 			return llmError{err} // the local evaluator does not fail on its own
 		}
 		return err
 	}
-	if usage != nil {
-		res.Stats.Extra = usage()
+	if run != nil {
+		run.report(res)
 	}
 	switch {
 	case f.jsonOut:
