@@ -90,3 +90,34 @@ func TestOutputs(t *testing.T) {
 		t.Errorf("index --explain: exit %d, output %q", code, out)
 	}
 }
+
+// TestIndexExplainEmpty: with no indexable file, index --explain still lists
+// every skipped file and why, and exits 5.
+func TestIndexExplainEmpty(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"logo.png":            {0x89, 'P', 'N', 'G', 0, 0, 0, 0},
+		"dump.txt":            []byte(strings.Repeat("x", 3000)),
+		"node_modules/lib.js": []byte("module.exports = 1\n"),
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := run(t, "", "--repo", dir, "index", "--explain", "--max-file-size", "1000")
+	if code != ExitEmptyRepo {
+		t.Errorf("index --explain: exit %d, want %d", code, ExitEmptyRepo)
+	}
+	if !strings.Contains(stderr, "no indexable file") {
+		t.Errorf("stderr %q lacks the reason for the exit code", stderr)
+	}
+	for _, want := range []string{"0 files indexed", "3 skipped", "huge\tdump.txt\t3000 bytes > limit 1000", "binary\tlogo.png\t", "vendored\tnode_modules/\t"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index --explain output lacks %q:\n%s", want, out)
+		}
+	}
+}
