@@ -41,6 +41,10 @@ func TestExitCodes(t *testing.T) {
 		{"blank task", []string{"--repo", fixture, "   "}, ExitBadTask},
 		{"bad evaluator", []string{"--repo", fixture, "--evaluator", "magic", "x"}, ExitUsage},
 		{"no network", []string{"--repo", fixture, "--no-network", "--evaluator", "llm", "x"}, ExitUsage},
+		{"missing task file", []string{"--repo", fixture, "--task-file", filepath.Join(t.TempDir(), "missing.md")}, ExitUnreadable},
+		{"task file is a directory", []string{"--repo", fixture, "--task-file", t.TempDir()}, ExitUnreadable},
+		{"index with arguments", []string{"--repo", fixture, "index", "the", "files"}, ExitUsage},
+		{"bench with two arguments", []string{"bench", "the", "figures"}, ExitUsage},
 		{"bad llm timeout", []string{"--repo", fixture, "--llm-timeout", "soon", "x"}, ExitUsage},
 		{"zero llm timeout", []string{"--repo", fixture, "--llm-timeout", "0", "x"}, ExitUsage},
 	}
@@ -88,6 +92,52 @@ func TestOutputs(t *testing.T) {
 	code, out, _ = run(t, "", "--repo", fixture, "index", "--explain")
 	if code != ExitOK || !strings.Contains(out, "files indexed") || !strings.Contains(out, "  history: ") {
 		t.Errorf("index --explain: exit %d, output %q", code, out)
+	}
+}
+
+// TestMessages: errors say what to do.
+func TestMessages(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.md")
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  []string // substrings of stderr
+	}{
+		{"piped task without -", "Fix the token expiry bug", []string{"--repo", fixture, "--paths"},
+			[]string{"no task given", "on standard input with - (", "--task-file"}},
+		{"missing task file", "", []string{"--repo", fixture, "--task-file", missing},
+			[]string{"hone: task file: open " + missing + ": no such file or directory"}},
+		{"a task that starts with a command", "", []string{"--repo", fixture, "index", "the", "files"},
+			[]string{`for a task that starts with "index", put -- before it (hone -- index the files)`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, stderr := run(t, c.stdin, c.args...)
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("hone %s: stderr %q lacks %q", strings.Join(c.args, " "), stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// TestTaskNamedLikeACommand: after --, a command's name is the task.
+func TestTaskNamedLikeACommand(t *testing.T) {
+	for _, word := range []string{"index", "bench", "mcp"} {
+		t.Run(word, func(t *testing.T) {
+			code, out, stderr := run(t, "", "--repo", fixture, "--json", "--", word)
+			if code != ExitOK {
+				t.Fatalf("hone --json -- %s: exit %d: %s", word, code, stderr)
+			}
+			var res struct {
+				Task string `json:"task"`
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Task != word {
+				t.Errorf("hone --json -- %s: task %q (%v), want %q", word, res.Task, err, word)
+			}
+		})
 	}
 }
 
