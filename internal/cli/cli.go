@@ -9,10 +9,17 @@
 //	3  the repository does not exist or is not a directory
 //	4  the repository cannot be read (permission denied), or the task file
 //	   or standard input cannot be read (missing, a directory, permission)
-//	5  the repository has no indexable file
+//	5  the repository has no indexable file (hone index --explain still
+//	   lists the skipped files)
 //	6  the task is empty or too large
-//	7  the LLM evaluator is misconfigured or failed
+//	7  the LLM evaluator is misconfigured or refused (401, 403, 404); a
+//	   slow, failing or stalled endpoint leaves the local scores, exit 0
 //	130 interrupted
+//
+// A task whose first word names a command (index, bench, mcp) runs the
+// command; "hone -- WORD…", standard input ("-") and --task-file take any
+// text as the task. A wrong argument to a command is a usage error that
+// says so.
 package cli
 
 import (
