@@ -53,6 +53,21 @@ var (
 	ErrOutsideRepo  = errors.New("path outside the repository") // a path that escapes the root
 )
 
+// EmptyRepoError is the error of Open and Refresh when the repository has no
+// indexable file. It wraps ErrEmptyRepo; Stats.Skipped lists every file left
+// out and why (what hone index --explain prints), since that is when a user
+// needs to know.
+type EmptyRepoError struct {
+	Root  string
+	Stats index.Stats
+}
+
+func (e *EmptyRepoError) Error() string {
+	return fmt.Sprintf("hone: %s: %v (%d files skipped; see hone index --explain)", e.Root, ErrEmptyRepo, len(e.Stats.Skipped))
+}
+
+func (e *EmptyRepoError) Unwrap() error { return ErrEmptyRepo }
+
 // MaxTaskBytes is the largest task accepted: larger texts are pasted logs, not tasks.
 const MaxTaskBytes = 1 << 20
 
@@ -251,7 +266,7 @@ func (r *Repo) Refresh(ctx context.Context) error {
 		r.opts.Logger.Warn(w)
 	}
 	if ix.Len() == 0 {
-		return fmt.Errorf("hone: %s: %w (%d files skipped; see hone index --explain)", r.root, ErrEmptyRepo, len(st.Skipped))
+		return &EmptyRepoError{Root: r.root, Stats: st}
 	}
 	indexMs := time.Since(start).Milliseconds()
 	<-histDone

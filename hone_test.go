@@ -192,6 +192,23 @@ func TestJSONKeys(t *testing.T) {
 	}
 }
 
+// TestEmptyRepoSaysWhy: Open of a repository with no indexable file says
+// why each file was left out.
+func TestEmptyRepoSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "logo.png"), []byte{0x89, 'P', 'N', 'G', 0}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir()})
+	var empty *hone.EmptyRepoError
+	if !errors.As(err, &empty) || !errors.Is(err, hone.ErrEmptyRepo) {
+		t.Fatalf("Open(%s) = %v, want an *EmptyRepoError wrapping ErrEmptyRepo", dir, err)
+	}
+	if len(empty.Stats.Skipped) != 1 || empty.Stats.Skipped[0].Path != "logo.png" || empty.Stats.Skipped[0].Reason.String() != "binary" {
+		t.Errorf("Skipped = %v, want logo.png as binary", empty.Stats.Skipped)
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "f.txt")

@@ -216,7 +216,7 @@ func TestBenchMissingMirror(t *testing.T) {
 	if s.Hone.Failed != 1 || s.Hone.Acc[1] != 0 {
 		t.Errorf("summary %+v, want one failure", s.Hone)
 	}
-	if p := readLines(t, out); len(p) != 1 || !strings.Contains(p[0].Error, "no bare mirror") {
+	if p := readLines(t, out); len(p) != 1 || !strings.Contains(p[0].Error, "no mirror of no/such") {
 		t.Errorf("lines %+v, want an error line", p)
 	}
 }
@@ -257,3 +257,49 @@ func readLines(t *testing.T, path string) []Prediction {
 }
 
 func nil2() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// TestMirrorLayouts: a mirror is a bare repository or a clone with a work
+// tree, at owner+name/repo or at owner+name; each can be checked out.
+func TestMirrorLayouts(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	src := t.TempDir()
+	testrepo.Git(t, src, "init", "-q", "-b", "main")
+	testrepo.WriteFiles(t, src, map[string]string{"shop/cart.py": "class Cart:\n    pass\n"})
+	testrepo.Git(t, src, "add", "-A")
+	testrepo.Git(t, src, "commit", "-q", "-m", "one")
+	commit := testrepo.Git(t, src, "rev-parse", "HEAD")
+	tests := []struct {
+		name    string
+		clone   []string // git clone flags
+		at      string   // where under owner+name ("" for itself)
+		wantDir string   // the git directory found, under owner+name
+	}{
+		{"bare at repo", []string{"--bare"}, "repo", "repo"},
+		{"bare at the top", []string{"--bare"}, "", ""},
+		{"clone at repo", nil, "repo", "repo/.git"},
+		{"clone at the top", nil, "", ".git"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			base := filepath.Join(root, "acme+shop")
+			testrepo.Git(t, root, append(append([]string{"clone", "-q"}, tt.clone...), src, filepath.Join(base, tt.at))...)
+			got, err := mirrorDir(root, "acme/shop")
+			if want := filepath.Join(base, filepath.FromSlash(tt.wantDir)); err != nil || got != want {
+				t.Fatalf("mirrorDir = %q, %v; want %q", got, err, want)
+			}
+			tr := newTree(got, filepath.Join(t.TempDir(), "work"))
+			if how, _, err := tr.Checkout(context.Background(), commit); err != nil || how != "fresh" {
+				t.Fatalf("Checkout(%s) = %q, %v; want a fresh checkout", commit, how, err)
+			}
+			if _, err := os.Stat(filepath.Join(tr.Root(), "shop", "cart.py")); err != nil {
+				t.Errorf("after the checkout: %v", err)
+			}
+		})
+	}
+	if _, err := mirrorDir(t.TempDir(), "acme/shop"); err == nil || !strings.Contains(err.Error(), "repo/.git") {
+		t.Errorf("mirrorDir of nothing = %v, want an error naming the places looked at", err)
+	}
+}

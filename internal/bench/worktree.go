@@ -14,16 +14,20 @@ import (
 	"strings"
 )
 
-// mirrorDir finds the bare mirror of repo (owner/name) under root:
-// root/owner+name/repo, else root/owner+name.
+// mirrorDir finds the git directory of repo's mirror (owner/name) under root,
+// at the first of root/owner+name/repo, root/owner+name/repo/.git,
+// root/owner+name and root/owner+name/.git that holds one: a bare mirror, or
+// a clone with a work tree (whose work tree is left alone: hone bench checks
+// commits out into a tree of its own).
 func mirrorDir(root, repo string) (string, error) {
 	base := filepath.Join(root, strings.ReplaceAll(repo, "/", "+"))
-	for _, d := range []string{filepath.Join(base, "repo"), base} {
+	tried := []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", ".git"), base, filepath.Join(base, ".git")}
+	for _, d := range tried {
 		if fi, err := os.Stat(filepath.Join(d, "objects")); err == nil && fi.IsDir() {
 			return d, nil
 		}
 	}
-	return "", fmt.Errorf("bench: no bare mirror of %s at %s/repo or %s", repo, base, base)
+	return "", fmt.Errorf("bench: no mirror of %s (a bare mirror or a clone) at %s", repo, strings.Join(tried, ", "))
 }
 
 // commitTimes returns the committer time (Unix seconds) of each commit that

@@ -41,8 +41,9 @@ func newBenchCmd(_ io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Short: "Measure retrieval on issues with known answers",
 		Long: `bench runs hone's default retrieval on every instance of a JSON-lines file
 (instance_id, repo, mirror_repo, base_commit, problem_statement, gold_files), with
-the repository checked out at base_commit from a bare git mirror under
---mirror-root (<owner>+<name>/repo or <owner>+<name>), and scores the ranking
+the repository checked out at base_commit from a git mirror under
+--mirror-root: a bare mirror or a clone with a work tree, at <owner>+<name>/repo
+or <owner>+<name> (the clone's work tree is left alone), and scores the ranking
 against the gold files: strict Acc@1/3/5/10, Hit@k, Recall@k, MRR, the precision
 and recall of the selected files, cycles, stop reasons and timing; then Acc@k and
 MRR per repository, and per language when the instances carry a "language" field.
@@ -63,7 +64,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	f.common.register(cmd)                       // --cache-dir, --no-cache, --max-file-size, --verbose, --quiet ...
 	_ = cmd.PersistentFlags().MarkHidden("repo") // each instance names its repository
 	fl := cmd.Flags()
-	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of bare git mirrors, <owner>+<name>/repo (required)")
+	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of git mirrors (bare, or clones), <owner>+<name>/repo or <owner>+<name> (required)")
 	fl.StringVar(&f.out, "out", "bench.jsonl", "predictions file (JSON lines), continued when it exists")
 	fl.StringVar(&f.workDir, "work-dir", "", "work trees and index cache (default <user cache dir>/hone/bench)")
 	fl.IntVar(&f.workers, "workers", 1, "repositories run in parallel (1 gives the cleanest timing)")
@@ -126,7 +127,11 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	}
 	if f.llm.evaluator == "llm" {
 		opts.Configure = func(_ context.Context, repo *hone.Repo, in bench.Instance, ro *hone.RetrieveOptions) (func() map[string]any, error) {
-			return f.llm.wire(repo, in.Problem, ro, log)
+			run, err := f.llm.wire(repo, in.Problem, ro, log)
+			if run == nil {
+				return nil, err
+			}
+			return run.extra, nil
 		}
 	}
 	s, err := bench.Bench(ctx, insts, opts)

@@ -7,11 +7,19 @@
 //	1  unexpected failure
 //	2  usage: bad flags or arguments
 //	3  the repository does not exist or is not a directory
-//	4  the repository (or the task file) cannot be read: permission denied
-//	5  the repository has no indexable file
+//	4  the repository cannot be read (permission denied), or the task file
+//	   or standard input cannot be read (missing, a directory, permission)
+//	5  the repository has no indexable file (hone index --explain still
+//	   lists the skipped files)
 //	6  the task is empty or too large
-//	7  the LLM evaluator is misconfigured or failed
+//	7  the LLM evaluator is misconfigured or refused (401, 403, 404); a
+//	   slow, failing or stalled endpoint leaves the local scores, exit 0
 //	130 interrupted
+//
+// A task whose first word names a command (index, bench, mcp) runs the
+// command; "hone -- WORD…", standard input ("-") and --task-file take any
+// text as the task. A wrong argument to a command is a usage error that
+// says so.
 package cli
 
 import (
@@ -48,10 +56,15 @@ type usageError struct{ error }
 // llmError marks errors of the LLM evaluator.
 type llmError struct{ error }
 
+// unreadableError marks input that cannot be read (the task file, standard
+// input): ExitUnreadable.
+type unreadableError struct{ error }
+
 // ExitCode maps an error to the documented exit code.
 func ExitCode(err error) int {
 	var ue usageError
 	var le llmError
+	var re unreadableError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -59,6 +72,8 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &le):
 		return ExitLLM
+	case errors.As(err, &re):
+		return ExitUnreadable
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.Is(err, hone.ErrNoRepo), errors.Is(err, hone.ErrNotDir):

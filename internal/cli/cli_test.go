@@ -41,6 +41,12 @@ func TestExitCodes(t *testing.T) {
 		{"blank task", []string{"--repo", fixture, "   "}, ExitBadTask},
 		{"bad evaluator", []string{"--repo", fixture, "--evaluator", "magic", "x"}, ExitUsage},
 		{"no network", []string{"--repo", fixture, "--no-network", "--evaluator", "llm", "x"}, ExitUsage},
+		{"missing task file", []string{"--repo", fixture, "--task-file", filepath.Join(t.TempDir(), "missing.md")}, ExitUnreadable},
+		{"task file is a directory", []string{"--repo", fixture, "--task-file", t.TempDir()}, ExitUnreadable},
+		{"index with arguments", []string{"--repo", fixture, "index", "the", "files"}, ExitUsage},
+		{"bench with two arguments", []string{"bench", "the", "figures"}, ExitUsage},
+		{"bad llm timeout", []string{"--repo", fixture, "--llm-timeout", "soon", "x"}, ExitUsage},
+		{"zero llm timeout", []string{"--repo", fixture, "--llm-timeout", "0", "x"}, ExitUsage},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,5 +92,82 @@ func TestOutputs(t *testing.T) {
 	code, out, _ = run(t, "", "--repo", fixture, "index", "--explain")
 	if code != ExitOK || !strings.Contains(out, "files indexed") || !strings.Contains(out, "  history: ") {
 		t.Errorf("index --explain: exit %d, output %q", code, out)
+	}
+}
+
+// TestMessages: errors say what to do.
+func TestMessages(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.md")
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		want  []string // substrings of stderr
+	}{
+		{"piped task without -", "Fix the token expiry bug", []string{"--repo", fixture, "--paths"},
+			[]string{"no task given", "on standard input with - (", "--task-file"}},
+		{"missing task file", "", []string{"--repo", fixture, "--task-file", missing},
+			[]string{"hone: task file: open " + missing + ": no such file or directory"}},
+		{"a task that starts with a command", "", []string{"--repo", fixture, "index", "the", "files"},
+			[]string{`for a task that starts with "index", put -- before it (hone -- index the files)`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, stderr := run(t, c.stdin, c.args...)
+			for _, w := range c.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("hone %s: stderr %q lacks %q", strings.Join(c.args, " "), stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// TestTaskNamedLikeACommand: after --, a command's name is the task.
+func TestTaskNamedLikeACommand(t *testing.T) {
+	for _, word := range []string{"index", "bench", "mcp"} {
+		t.Run(word, func(t *testing.T) {
+			code, out, stderr := run(t, "", "--repo", fixture, "--json", "--", word)
+			if code != ExitOK {
+				t.Fatalf("hone --json -- %s: exit %d: %s", word, code, stderr)
+			}
+			var res struct {
+				Task string `json:"task"`
+			}
+			if err := json.Unmarshal([]byte(out), &res); err != nil || res.Task != word {
+				t.Errorf("hone --json -- %s: task %q (%v), want %q", word, res.Task, err, word)
+			}
+		})
+	}
+}
+
+// TestIndexExplainEmpty: with no indexable file, index --explain still lists
+// every skipped file and why, and exits 5.
+func TestIndexExplainEmpty(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"logo.png":            {0x89, 'P', 'N', 'G', 0, 0, 0, 0},
+		"dump.txt":            []byte(strings.Repeat("x", 3000)),
+		"node_modules/lib.js": []byte("module.exports = 1\n"),
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := run(t, "", "--repo", dir, "index", "--explain", "--max-file-size", "1000")
+	if code != ExitEmptyRepo {
+		t.Errorf("index --explain: exit %d, want %d", code, ExitEmptyRepo)
+	}
+	if !strings.Contains(stderr, "no indexable file") {
+		t.Errorf("stderr %q lacks the reason for the exit code", stderr)
+	}
+	for _, want := range []string{"0 files indexed", "3 skipped", "huge\tdump.txt\t3000 bytes > limit 1000", "binary\tlogo.png\t", "vendored\tnode_modules/\t"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index --explain output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/walk"
 )
 
@@ -17,37 +20,20 @@ func newIndexCmd(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "index",
 		Short: "Build or update the repository's index and report what it holds",
 		Long: `index brings the cached index of the repository up to date (reading only changed
-files) and prints a summary. --explain lists every file left out and why.`,
+files) and prints a summary. --explain lists every file left out and why, also
+when no file is left to index (the exit code is then 5).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			repo, err := c.open(cmd.Context(), stderr)
-			if err != nil {
+			var empty *hone.EmptyRepoError
+			switch {
+			case errors.As(err, &empty):
+				printIndex(stdout, empty.Root, empty.Stats, "", explain)
+				return err
+			case err != nil:
 				return err
 			}
-			st := repo.IndexStats()
-			fmt.Fprintf(stdout, "%s: %d files indexed (%d read, %d from cache, %d removed), %d skipped, %d ms\n",
-				repo.Root(), st.Files, st.Parsed, st.Reused, st.Removed, len(st.Skipped), st.Millis)
-			byReason := map[walk.SkipReason]int{}
-			for _, s := range st.Skipped {
-				byReason[s.Reason]++
-			}
-			reasons := make([]walk.SkipReason, 0, len(byReason))
-			for r := range byReason {
-				reasons = append(reasons, r)
-			}
-			sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
-			for _, r := range reasons {
-				fmt.Fprintf(stdout, "  skipped %-10s %d\n", r.String()+":", byReason[r])
-			}
-			fmt.Fprintf(stdout, "  history: %s\n", repo.History())
-			for _, w := range st.Warnings {
-				fmt.Fprintf(stdout, "  warning: %s\n", w)
-			}
-			if explain {
-				for _, s := range st.Skipped {
-					fmt.Fprintf(stdout, "%s\t%s\t%s\n", s.Reason, s.Path, s.Detail)
-				}
-			}
+			printIndex(stdout, repo.Root(), repo.IndexStats(), repo.History(), explain)
 			return nil
 		},
 	}
@@ -55,4 +41,35 @@ files) and prints a summary. --explain lists every file left out and why.`,
 	c.register(cmd)
 	cmd.Flags().BoolVar(&explain, "explain", false, "list every skipped file with its reason")
 	return cmd
+}
+
+// printIndex writes the summary of an index: counts, skips by reason, the
+// history ("" when none was read), warnings, and with explain every skipped
+// file as "reason<TAB>path<TAB>detail".
+func printIndex(w io.Writer, root string, st index.Stats, history string, explain bool) {
+	fmt.Fprintf(w, "%s: %d files indexed (%d read, %d from cache, %d removed), %d skipped, %d ms\n",
+		root, st.Files, st.Parsed, st.Reused, st.Removed, len(st.Skipped), st.Millis)
+	byReason := map[walk.SkipReason]int{}
+	for _, s := range st.Skipped {
+		byReason[s.Reason]++
+	}
+	reasons := make([]walk.SkipReason, 0, len(byReason))
+	for r := range byReason {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool { return reasons[i] < reasons[j] })
+	for _, r := range reasons {
+		fmt.Fprintf(w, "  skipped %-10s %d\n", r.String()+":", byReason[r])
+	}
+	if history != "" {
+		fmt.Fprintf(w, "  history: %s\n", history)
+	}
+	for _, warn := range st.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
+	if explain {
+		for _, s := range st.Skipped {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", s.Reason, s.Path, s.Detail)
+		}
+	}
 }

@@ -7,10 +7,16 @@ import (
 	"github.com/hone-dev/hone/internal/llm"
 )
 
+// llmRun is one retrieval's LLM evaluator, reported into its result.
+type llmRun struct {
+	ev  *llm.Evaluator
+	log *slog.Logger
+}
+
 // wireLLM builds the LLM evaluator over the local one: the local ranking
 // picks the candidates, the model judges the best of them.
-func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptions, log *slog.Logger) (func() map[string]any, error) {
-	cfg, err := llm.LoadConfig(llm.Config{Provider: l.provider, BaseURL: l.baseURL, Model: l.model})
+func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptions, log *slog.Logger) (*llmRun, error) {
+	cfg, err := llm.LoadConfig(l.overlay())
 	if err != nil {
 		return nil, llmError{err}
 	}
@@ -23,13 +29,29 @@ func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptio
 		return nil, llmError{err}
 	}
 	opts.Evaluator = ev
-	return func() map[string]any {
-		u := ev.Usage()
-		if u.Errors > 0 {
-			log.Warn("the LLM evaluator failed on some requests; their files kept the local score", "errors", u.Errors)
-		}
-		return map[string]any{"llm": u}
-	}, nil
+	return &llmRun{ev: ev, log: log}, nil
+}
+
+// extra returns the evaluator's usage for the stats, and warns on stderr
+// about the files that kept the local score.
+func (r *llmRun) extra() map[string]any {
+	u := r.ev.Usage()
+	if u.Errors > 0 {
+		r.log.Warn("the LLM evaluator failed on some requests; their files kept the local score", "errors", u.Errors)
+	}
+	if s := u.Stopped(); s != "" {
+		r.log.Warn(s)
+	}
+	return map[string]any{"llm": u}
+}
+
+// report puts the usage into res's stats and, when the time budget ran
+// out, says so in its stop reason.
+func (r *llmRun) report(res *hone.Result) {
+	res.Stats.Extra = r.extra()
+	if s := r.ev.Usage().Stopped(); s != "" {
+		res.Stopped += "; " + s
+	}
 }
 
 // checkLLM validates the LLM settings without a repository, so that a
@@ -38,7 +60,7 @@ func checkLLM(l *llmFlags) error {
 	if l.noNetwork {
 		return usageError{errString("--no-network forbids --evaluator llm")}
 	}
-	cfg, err := llm.LoadConfig(llm.Config{Provider: l.provider, BaseURL: l.baseURL, Model: l.model})
+	cfg, err := llm.LoadConfig(l.overlay())
 	if err != nil {
 		return llmError{err}
 	}

@@ -34,18 +34,23 @@ type retrieveFlags struct {
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var f retrieveFlags
 	cmd := &cobra.Command{
-		Use:   "hone [flags] TASK...",
+		Use:   "hone [flags] [--] TASK...",
 		Short: "Find the files a coding agent needs for a task",
 		Long: `hone finds the files a coding subagent needs for a task, by iterative retrieval:
 DISPATCH a query, EVALUATE each candidate (relevance 0-1, reason, missing context),
 REFINE the query with the codebase's own terms, and LOOP (at most --cycles times).
 
 The task is the arguments, or standard input when the only argument is "-",
-or the contents of --task-file.`,
+or the contents of --task-file. A task whose first word names a command
+(index, bench, mcp, help, completion) runs that command: put -- before the
+task (hone -- index the files), or pass the text on standard input or with
+--task-file, which take any text as it is.`,
 		Example: `  hone "Fix the authentication token expiry bug"
   hone --json --repo ~/src/app "Add rate limiting to API endpoints"
   hone --pack --budget 8000 "Why does QuerySet.filter ignore Q objects?" > context.md
-  gh issue view 123 | hone --paths -`,
+  gh issue view 123 | hone --paths -
+  hone --task-file issue.md
+  hone -- index files by their modification time`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
@@ -71,7 +76,29 @@ or the contents of --task-file.`,
 	for _, extra := range extraCommands {
 		cmd.AddCommand(extra(stdin, stdout, stderr))
 	}
+	for _, sub := range cmd.Commands() {
+		sub.Args = taskHint(sub.Name(), sub.Args)
+	}
 	return cmd
+}
+
+// taskHint wraps a command's argument check: a wrong argument is a usage
+// error, and since it may be a task that starts with the command's name, the
+// error says how to give such a task.
+func taskHint(name string, check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if check == nil {
+			return nil
+		}
+		if err := check(cmd, args); err != nil {
+			if len(args) == 0 {
+				return usageError{err}
+			}
+			return usageError{fmt.Errorf("%w; for a task that starts with %q, put -- before it (hone -- %s %s) or use --task-file or -",
+				err, name, name, strings.Join(args, " "))}
+		}
+		return nil
+	}
 }
 
 // extraCommands are subcommands registered by other files of this package
@@ -83,21 +110,33 @@ func readTask(f *retrieveFlags, args []string, stdin io.Reader) (string, error) 
 	case f.taskFile != "" && len(args) > 0:
 		return "", usageError{fmt.Errorf("give the task as arguments or --task-file, not both")}
 	case f.taskFile != "":
-		b, err := os.ReadFile(f.taskFile)
+		b, err := readFile(f.taskFile, hone.MaxTaskBytes+1)
 		if err != nil {
-			return "", fmt.Errorf("task file: %w", err)
+			return "", unreadableError{fmt.Errorf("task file: %w", err)}
 		}
 		return string(b), nil
 	case len(args) == 1 && args[0] == "-":
 		b, err := io.ReadAll(io.LimitReader(bufio.NewReader(stdin), hone.MaxTaskBytes+1))
 		if err != nil {
-			return "", fmt.Errorf("reading the task from standard input: %w", err)
+			return "", unreadableError{fmt.Errorf("reading the task from standard input: %w", err)}
 		}
 		return string(b), nil
 	case len(args) == 0:
-		return "", usageError{fmt.Errorf("no task given; try: hone \"Fix the authentication token expiry bug\"")}
+		return "", usageError{fmt.Errorf(`no task given; give it as arguments (hone "Fix the token expiry bug"), ` +
+			`on standard input with - (gh issue view 123 | hone --paths -), or in a file (--task-file issue.md)`)}
 	}
 	return strings.Join(args, " "), nil
+}
+
+// readFile reads at most limit bytes of the file at p (enough to tell that a
+// task is too large).
+func readFile(p string, limit int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -132,19 +171,19 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 			Candidates: f.candidates},
 		IncludeTests: f.includeTests,
 	}
-	usage, err := f.llm.wire(repo, text, &opts, f.logger(stderr))
+	run, err := f.llm.wire(repo, text, &opts, f.logger(stderr))
 	if err != nil {
 		return err
 	}
 	res, err := repo.Retrieve(ctx, text, opts)
 	if err != nil {
-		if usage != nil && ctx.Err() == nil {
+		if run != nil && ctx.Err() == nil {
 			return llmError{err} // the local evaluator does not fail on its own
 		}
 		return err
 	}
-	if usage != nil {
-		res.Stats.Extra = usage()
+	if run != nil {
+		run.report(res)
 	}
 	switch {
 	case f.jsonOut:

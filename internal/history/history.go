@@ -26,7 +26,9 @@
 // MaxCommits, so a switch of branch costs what the branch holds, not the
 // whole log. Only the revision's ancestors are ever read, so a log never
 // holds a commit from the revision's future. Without git, or outside a git repository, there is
-// no log and the signal is simply absent.
+// no log and the signal is simply absent. When git refuses the repository
+// because another user owns it (its safe.directory check), the signal is
+// off too, and Load warns once per directory, naming the fix.
 package history
 
 import (

@@ -52,7 +52,9 @@ type Stats struct {
 // Load returns the log of src's revision: from the cache, brought to the
 // revision by reading only the difference, when the cache holds a log of a
 // related revision; else read afresh. It returns ErrNoHistory (wrapped) when
-// there is no git history to read.
+// there is no git history to read, and ErrDubiousOwnership too when git
+// refuses the repository because another user owns it; that refusal is also
+// logged as a warning, once per directory and process.
 func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	start := time.Now()
 	if opts.Logger == nil {
@@ -67,6 +69,7 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 	var st Stats
 	rev, err := resolve(ctx, src)
 	if err != nil {
+		warnRefused(opts.Logger, err)
 		return nil, st, err
 	}
 	if opts.Prev != nil && opts.Prev.rev == rev && opts.Prev.limit == opts.MaxCommits {
@@ -175,6 +178,9 @@ func resolve(ctx context.Context, src Source) (string, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
+		}
+		if err := refused(err); err != nil {
+			return "", err
 		}
 		return "", fmt.Errorf("%w at %s (%s)", ErrNoHistory, src.where(), src.rev())
 	}

@@ -38,7 +38,11 @@ const (
 	// AnthropicVersion is sent as the anthropic-version header.
 	AnthropicVersion = "2023-06-01"
 
-	DefaultTimeout       = 60 * time.Second // a batch of 5 views is ~3k tokens in, ~600 out
+	// DefaultTimeout is the model's time for one whole retrieval, every
+	// cycle, batch and retry included: a batch of 5 views is ~3k tokens in,
+	// ~600 out, so a responsive endpoint needs seconds, and a stalled one is
+	// given up on within a minute.
+	DefaultTimeout       = 60 * time.Second
 	DefaultMaxRetries    = 3
 	DefaultConcurrency   = 4
 	DefaultTopN          = 15
@@ -68,8 +72,15 @@ type Config struct {
 	// APIKey is sent as "Authorization: Bearer" (openai) or "x-api-key"
 	// (anthropic). It may be empty for a local server.
 	APIKey string `json:"-"`
-	// Timeout bounds one HTTP request (default 60s).
+	// Timeout bounds the model's time in one retrieval, across all its
+	// cycles, batches and retries (default 60s; --llm-timeout,
+	// HONE_LLM_TIMEOUT, "timeout" in the config file). It starts at the
+	// Evaluator's first Evaluate; once it has run out, the files not judged
+	// keep the local evaluation and their reasons say so.
 	Timeout time.Duration `json:"timeout,omitempty"`
+	// RequestTimeout bounds one HTTP request (default: Timeout), so that a
+	// stalled request can be retried within Timeout.
+	RequestTimeout time.Duration `json:"request_timeout,omitempty"`
 	// MaxRetries bounds the retries of one request on 429, 5xx and transport
 	// errors (default 3; negative means none).
 	MaxRetries int `json:"max_retries,omitempty"`
@@ -112,6 +123,9 @@ func (c *Config) SetDefaults() {
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.RequestTimeout <= 0 || c.RequestTimeout > c.Timeout {
+		c.RequestTimeout = c.Timeout
 	}
 	if c.MaxRetries == 0 {
 		c.MaxRetries = DefaultMaxRetries
@@ -172,12 +186,14 @@ func ConfigPath() string {
 // LoadConfig merges, from lowest to highest precedence, the config file (see
 // ConfigPath; a missing file is fine, a malformed one is an error naming the
 // file, line and column), the environment (HONE_LLM_PROVIDER,
-// HONE_LLM_BASE_URL, HONE_LLM_MODEL; the key from HONE_LLM_API_KEY, else
-// OPENAI_API_KEY or ANTHROPIC_API_KEY by provider) and overlay's non-zero
-// fields; then it fills the defaults. It does not Validate.
+// HONE_LLM_BASE_URL, HONE_LLM_MODEL, HONE_LLM_TIMEOUT; the key from
+// HONE_LLM_API_KEY, else OPENAI_API_KEY or ANTHROPIC_API_KEY by provider)
+// and overlay's non-zero fields; then it fills the defaults. It does not
+// Validate. A malformed HONE_LLM_TIMEOUT is an error.
 //
 // The file holds an "llm" object whose keys are Config's JSON names, with
-// "api_key" allowed too and timeout as a duration ("45s") or seconds:
+// "api_key" allowed too and timeout and request_timeout as durations ("45s")
+// or seconds (see ParseDuration):
 //
 //	{"llm": {"provider": "anthropic", "model": "claude-haiku-4-5", "top_n": 10,
 //	         "prices": {"input": 1, "output": 5}}}
@@ -209,6 +225,13 @@ func loadConfig(path string, getenv func(string) string, overlay Config) (Config
 	}
 	if v := getenv("HONE_LLM_MODEL"); v != "" {
 		c.Model = v
+	}
+	if v := getenv("HONE_LLM_TIMEOUT"); v != "" {
+		d, err := ParseDuration(v)
+		if err != nil {
+			return Config{}, fmt.Errorf("llm: HONE_LLM_TIMEOUT: %w", err)
+		}
+		c.Timeout = d
 	}
 	merge(&c, overlay)
 	provider := strings.ToLower(strings.TrimSpace(c.Provider))
@@ -258,6 +281,9 @@ func merge(c *Config, o Config) {
 	if o.Timeout != 0 {
 		c.Timeout = o.Timeout
 	}
+	if o.RequestTimeout != 0 {
+		c.RequestTimeout = o.RequestTimeout
+	}
 	if o.MaxRetries != 0 {
 		c.MaxRetries = o.MaxRetries
 	}
@@ -290,43 +316,62 @@ func merge(c *Config, o Config) {
 
 // fileConfig is the config file's llm section.
 type fileConfig struct {
-	Provider      string       `json:"provider"`
-	BaseURL       string       `json:"base_url"`
-	Model         string       `json:"model"`
-	APIKey        string       `json:"api_key"`
-	Timeout       fileDuration `json:"timeout"`
-	MaxRetries    int          `json:"max_retries"`
-	Concurrency   int          `json:"concurrency"`
-	TopN          int          `json:"top_n"`
-	BatchSize     int          `json:"batch_size"`
-	PerFileTokens int          `json:"per_file_tokens"`
-	MaxTokens     int          `json:"max_tokens"`
-	CacheDir      string       `json:"cache_dir"`
-	NoCache       bool         `json:"no_cache"`
-	Prices        *Price       `json:"prices"`
+	Provider       string       `json:"provider"`
+	BaseURL        string       `json:"base_url"`
+	Model          string       `json:"model"`
+	APIKey         string       `json:"api_key"`
+	Timeout        fileDuration `json:"timeout"`
+	RequestTimeout fileDuration `json:"request_timeout"`
+	MaxRetries     int          `json:"max_retries"`
+	Concurrency    int          `json:"concurrency"`
+	TopN           int          `json:"top_n"`
+	BatchSize      int          `json:"batch_size"`
+	PerFileTokens  int          `json:"per_file_tokens"`
+	MaxTokens      int          `json:"max_tokens"`
+	CacheDir       string       `json:"cache_dir"`
+	NoCache        bool         `json:"no_cache"`
+	Prices         *Price       `json:"prices"`
 }
+
+// ParseDuration reads a duration as Go writes it ("45s", "1m30s") or as a
+// plain number of seconds ("45", "2.5"). It must be positive: a budget of
+// nothing is a mistake, not a way to turn the model off (--evaluator local
+// is).
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != f || f > maxSeconds { // NaN, +Inf
+			return 0, fmt.Errorf("%q: want a duration such as \"45s\" or a number of seconds", s)
+		}
+		d = time.Duration(max(f, -1) * float64(time.Second)) // -Inf has no Duration
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q: want a positive duration such as \"45s\"", s)
+	}
+	return d, nil
+}
+
+// maxSeconds bounds a duration given in seconds (a year; more overflows nothing
+// but means a typo).
+const maxSeconds = 365 * 24 * 3600
 
 // fileDuration reads "45s" or a number of seconds.
 type fileDuration time.Duration
 
 func (d *fileDuration) UnmarshalJSON(b []byte) error {
+	s := string(b)
 	if len(b) > 0 && b[0] == '"' {
-		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		v, err := time.ParseDuration(s)
-		if err != nil {
-			return fmt.Errorf("timeout %q: want a duration such as \"45s\"", s)
-		}
-		*d = fileDuration(v)
-		return nil
 	}
-	f, err := strconv.ParseFloat(string(b), 64)
+	v, err := ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("timeout %s: want a duration such as \"45s\" or seconds", b)
+		return fmt.Errorf("timeout %w", err)
 	}
-	*d = fileDuration(time.Duration(f * float64(time.Second)))
+	*d = fileDuration(v)
 	return nil
 }
 
@@ -344,7 +389,7 @@ func parseConfigFile(path string, data []byte) (Config, error) {
 	}
 	_ = json.Unmarshal(data, &keys) // already known to be valid JSON
 	known := map[string]bool{}
-	for _, k := range []string{"provider", "base_url", "model", "api_key", "timeout", "max_retries", "concurrency",
+	for _, k := range []string{"provider", "base_url", "model", "api_key", "timeout", "request_timeout", "max_retries", "concurrency",
 		"top_n", "batch_size", "per_file_tokens", "max_tokens", "cache_dir", "no_cache", "prices"} {
 		known[k] = true
 	}
@@ -363,7 +408,7 @@ func parseConfigFile(path string, data []byte) (Config, error) {
 	}
 	l := f.LLM
 	return Config{Provider: l.Provider, BaseURL: l.BaseURL, Model: l.Model, APIKey: l.APIKey,
-		Timeout: time.Duration(l.Timeout), MaxRetries: l.MaxRetries, Concurrency: l.Concurrency, TopN: l.TopN,
+		Timeout: time.Duration(l.Timeout), RequestTimeout: time.Duration(l.RequestTimeout), MaxRetries: l.MaxRetries, Concurrency: l.Concurrency, TopN: l.TopN,
 		BatchSize: l.BatchSize, PerFileTokens: l.PerFileTokens, MaxTokens: l.MaxTokens, CacheDir: l.CacheDir,
 		NoCache: l.NoCache, Prices: l.Prices}, nil
 }

@@ -41,6 +41,10 @@ func TestLoadConfigPrecedence(t *testing.T) {
 		{"flags over env", map[string]string{"HONE_LLM_MODEL": "env-model", "HONE_LLM_PROVIDER": "openai", "ANTHROPIC_API_KEY": "an-key", "OPENAI_API_KEY": "oa-key"},
 			Config{Provider: "anthropic", Model: "flag-model", BaseURL: "https://proxy.example/", TopN: 3},
 			Config{Provider: "anthropic", Model: "flag-model", BaseURL: "https://proxy.example", APIKey: "an-key", Timeout: 45 * time.Second, TopN: 3}},
+		{"timeout: env over file", map[string]string{"HONE_LLM_TIMEOUT": "90"}, Config{},
+			Config{Provider: "openai", Model: "file-model", BaseURL: "http://file:1/v1", APIKey: "file-key", Timeout: 90 * time.Second, TopN: 10}},
+		{"timeout: flag over env", map[string]string{"HONE_LLM_TIMEOUT": "1m30s"}, Config{Timeout: 2 * time.Second},
+			Config{Provider: "openai", Model: "file-model", BaseURL: "http://file:1/v1", APIKey: "file-key", Timeout: 2 * time.Second, TopN: 10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +105,8 @@ func TestConfigFileErrors(t *testing.T) {
 		{"type", "{\"llm\": {\n\"top_n\": \"ten\"}}", ":2:"},
 		{"unknown key", `{"llm": {"modle": "x"}}`, `unknown key "modle"`},
 		{"bad timeout", `{"llm": {"timeout": "forever"}}`, `timeout "forever"`},
+		{"zero timeout", `{"llm": {"timeout": 0}}`, `want a positive duration`},
+		{"bad request timeout", `{"llm": {"request_timeout": "-5s"}}`, `want a positive duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,5 +150,71 @@ func TestNewRejects(t *testing.T) {
 	}
 	if _, err := New(Config{Model: "m"}, nil, viewOf); err == nil {
 		t.Error("New without base evaluator: no error")
+	}
+}
+
+func TestLoadConfigBadEnvTimeout(t *testing.T) {
+	_, err := loadConfig("", envOf(map[string]string{"HONE_LLM_TIMEOUT": "soon"}), Config{})
+	if err == nil || !strings.Contains(err.Error(), "HONE_LLM_TIMEOUT") || !strings.Contains(err.Error(), `"soon"`) {
+		t.Errorf("loadConfig with HONE_LLM_TIMEOUT=soon: %v, want an error naming the variable and the value", err)
+	}
+}
+
+func TestRequestTimeoutDefaults(t *testing.T) {
+	tests := []struct {
+		name      string
+		cfg       Config
+		wantTotal time.Duration
+		wantReq   time.Duration
+	}{
+		{"defaults", Config{}, DefaultTimeout, DefaultTimeout},
+		{"request within the budget", Config{Timeout: time.Minute, RequestTimeout: 20 * time.Second}, time.Minute, 20 * time.Second},
+		{"request capped by the budget", Config{Timeout: 10 * time.Second, RequestTimeout: time.Minute}, 10 * time.Second, 10 * time.Second},
+		{"budget only", Config{Timeout: 5 * time.Second}, 5 * time.Second, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.cfg
+			c.SetDefaults()
+			if c.Timeout != tt.wantTotal || c.RequestTimeout != tt.wantReq {
+				t.Errorf("SetDefaults(%v, %v) = %v, %v; want %v, %v", tt.cfg.Timeout, tt.cfg.RequestTimeout,
+					c.Timeout, c.RequestTimeout, tt.wantTotal, tt.wantReq)
+			}
+		})
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	tests := []struct {
+		in   string
+		want time.Duration // 0: an error
+	}{
+		{"45s", 45 * time.Second},
+		{"1m30s", 90 * time.Second},
+		{"45", 45 * time.Second},
+		{" 2.5 ", 2500 * time.Millisecond},
+		{"300ms", 300 * time.Millisecond},
+		{"0", 0},
+		{"-5s", 0},
+		{"soon", 0},
+		{"NaN", 0},
+		{"Inf", 0},
+		{"-Inf", 0},
+		{"1e12", 0},
+		{"", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseDuration(tt.in)
+			if tt.want == 0 {
+				if err == nil {
+					t.Errorf("ParseDuration(%q) = %v, want an error", tt.in, got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("ParseDuration(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+			}
+		})
 	}
 }

@@ -157,7 +157,7 @@ func promptText(body map[string]any) string {
 
 func (f *fake) config() Config {
 	c := Config{Provider: f.provider, Model: "test-model", APIKey: "test-key", NoCache: true,
-		Timeout: 5 * time.Second}
+		Timeout: 5 * time.Minute, RequestTimeout: 5 * time.Second}
 	if f.provider == ProviderAnthropic {
 		c.BaseURL = f.srv.URL
 	} else {

@@ -25,12 +25,21 @@
 //     A file the model could not judge keeps its local evaluation, and the
 //     reason says why: "llm: unusable reply (…); local score kept: …".
 //
-// Requests time out after Timeout each; 429, 5xx and transport errors are
-// retried up to MaxRetries times with exponential backoff and jitter,
-// honouring Retry-After. Failures degrade to the local evaluation, except
-// 401, 403 and 404 (a wrong key, URL or model), which Evaluate returns as
-// errors, and the context's cancellation. Usage counts requests, tokens,
-// cache hits, retries, errors and cost.
+// The model has Timeout for the whole retrieval: one deadline, fixed at the
+// Evaluator's first Evaluate, bounds every request, retry and backoff of
+// every cycle after it (one Evaluator serves one retrieval). It bounds the
+// model only: the local evaluation always finishes, and when the deadline
+// passes, the batches still in flight or not yet sent keep it, with the
+// reason "llm: time budget of 60s ran out (--llm-timeout); local score
+// kept: …"; Usage.OutOfTime counts them and Usage.Stopped says so in a
+// sentence. A later cycle sends nothing (cache hits are still used).
+//
+// Each request times out after RequestTimeout (default: all of Timeout);
+// 429, 5xx and transport errors are retried up to MaxRetries times with
+// exponential backoff and jitter, honouring Retry-After. Failures degrade to
+// the local evaluation, except 401, 403 and 404 (a wrong key, URL or model),
+// which Evaluate returns as errors, and the context's cancellation. Usage
+// counts requests, tokens, cache hits, retries, errors and cost.
 package llm
 
 import (
@@ -92,6 +101,14 @@ type Usage struct {
 	NotSent int `json:"not_sent"`
 	// UnknownPaths counts judgments of paths that were not asked about.
 	UnknownPaths int `json:"unknown_paths"`
+	// TimeBudget is Config.Timeout, the model's time for the retrieval.
+	TimeBudget string `json:"time_budget"`
+	// OutOfTime counts the distinct files that kept the local evaluation
+	// because the time budget ran out before the model judged them (each
+	// cycle's are counted in KeptLocal too); OutOfTimeCycle is the cycle it
+	// ran out in (0: it did not).
+	OutOfTime      int `json:"out_of_time"`
+	OutOfTimeCycle int `json:"out_of_time_cycle,omitempty"`
 	// CostUSD is the tokens' cost at Config.Prices; 0 without prices.
 	CostUSD float64 `json:"cost_usd"`
 }
@@ -108,6 +125,10 @@ type Evaluator struct {
 
 	mu    sync.Mutex
 	usage Usage
+
+	late      map[string]bool // files that kept the local score for lack of time
+	startOnce sync.Once
+	deadline  time.Time // when Timeout runs out, fixed by the first Evaluate
 
 	// Test hooks.
 	sleep       func(context.Context, time.Duration) error
@@ -134,7 +155,52 @@ func New(cfg Config, base loop.Evaluator, view ViewFunc) (*Evaluator, error) {
 		e.cache = &cache{dir: cfg.CacheDir}
 	}
 	e.usage.Provider, e.usage.Model = cfg.Provider, cfg.Model
+	e.usage.TimeBudget = cfg.Timeout.String()
 	return e, nil
+}
+
+// errOutOfTime is the cause of the model's context when Timeout ran out.
+var errOutOfTime = errors.New("llm: time budget ran out")
+
+// budget returns the context of the model's calls in one Evaluate: ctx with
+// the retrieval's deadline, fixed the first time.
+func (e *Evaluator) budget(ctx context.Context) (context.Context, context.CancelFunc) {
+	e.startOnce.Do(func() { e.deadline = time.Now().Add(e.cfg.Timeout) })
+	return context.WithDeadlineCause(ctx, e.deadline, errOutOfTime)
+}
+
+// String is the usage in a line, for the text report.
+func (u Usage) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %d requests (%d retries), %d in + %d out tokens, %d files judged (%d from the cache), %d kept the local score",
+		u.Provider, u.Model, u.Requests, u.Retries, u.InputTokens, u.OutputTokens, u.Judged, u.CacheHits, u.KeptLocal)
+	if u.Errors > 0 {
+		fmt.Fprintf(&b, ", %d failed batches", u.Errors)
+	}
+	if u.NotSent > 0 {
+		fmt.Fprintf(&b, ", %d not sent (secrets)", u.NotSent)
+	}
+	if u.OutOfTime > 0 {
+		fmt.Fprintf(&b, ", time budget %s ran out in cycle %d", u.TimeBudget, u.OutOfTimeCycle)
+	}
+	if u.CostUSD > 0 {
+		fmt.Fprintf(&b, ", $%.4f", u.CostUSD)
+	}
+	return b.String()
+}
+
+// Stopped returns a sentence for the result's stop reason when the time
+// budget ran out before the model judged some files, else "".
+func (u Usage) Stopped() string {
+	if u.OutOfTime == 0 {
+		return ""
+	}
+	noun := "files"
+	if u.OutOfTime == 1 {
+		noun = "file"
+	}
+	return fmt.Sprintf("the LLM time budget (%s, --llm-timeout) ran out in cycle %d: %d %s kept the local score",
+		u.TimeBudget, u.OutOfTimeCycle, u.OutOfTime, noun)
 }
 
 // Config returns the evaluator's effective configuration.
@@ -166,6 +232,7 @@ func (e *Evaluator) addTokens(t tokens) {
 type outcome struct {
 	j    *judgment
 	note string
+	late bool // the time budget ran out first
 }
 
 // item is one file to judge.
@@ -215,19 +282,44 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		mu    sync.Mutex
 		fatal error
 	)
+	mctx, cancel := e.budget(ctx)
+	defer cancel()
+	lateAll := func(batch []item, why *outOfTimeError) {
+		note := fmt.Sprintf("llm: time budget of %s ran out (--llm-timeout", e.cfg.Timeout)
+		if why != nil && why.wait > 0 {
+			note += fmt.Sprintf("; no retry: waiting %s would pass it", why.wait.Round(time.Millisecond))
+		}
+		if why != nil && why.last != nil {
+			note += fmt.Sprintf("; last error: %v", why.last)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, it := range batch {
+			outcomes[it.path] = outcome{note: note + "); local score kept", late: true}
+		}
+	}
 	for start := 0; start < len(todo); start += e.cfg.BatchSize {
 		batch := todo[start:min(start+e.cfg.BatchSize, len(todo))]
+		if mctx.Err() != nil {
+			lateAll(batch, nil) // or cancelled, which is returned below
+			continue
+		}
 		select {
 		case e.sem <- struct{}{}:
-		case <-ctx.Done():
-			wg.Wait()
-			return nil, ctx.Err()
+		case <-mctx.Done():
+			lateAll(batch, nil)
+			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-e.sem }()
-			res, err := e.judge(ctx, in.Task, batch)
+			res, err := e.judge(mctx, in.Task, batch)
+			var late *outOfTimeError
+			if errors.As(err, &late) && ctx.Err() == nil {
+				lateAll(batch, late)
+				return
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -263,6 +355,19 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			ev.MissingContext = append([]string{}, o.j.MissingContext...)
 			ev.Critical = o.j.Critical && len(o.j.MissingContext) > 0
 			ev.Learned = dedupe(append(append([]string(nil), o.j.Keywords...), ev.Learned...))
+		case o.late:
+			e.count(func(u *Usage) {
+				u.KeptLocal++
+				if e.late == nil {
+					e.late = map[string]bool{}
+				}
+				e.late[ev.Path] = true
+				u.OutOfTime = len(e.late)
+				if u.OutOfTimeCycle == 0 {
+					u.OutOfTimeCycle = in.Cycle
+				}
+			})
+			ev.Reason = joinReason(o.note, ev.Reason)
 		case strings.HasPrefix(o.note, "not sent"):
 			e.count(func(u *Usage) { u.NotSent++ })
 			ev.Reason = joinReason(o.note, ev.Reason)
@@ -309,8 +414,8 @@ func (e *Evaluator) pick(in loop.EvalInput, evals []loop.Evaluation) []string {
 }
 
 // judge asks the model about one batch. It returns an outcome per path, or
-// an error only when the evaluation as a whole must fail (a fatal HTTP
-// status, cancellation).
+// an error when the evaluation as a whole must fail (a fatal HTTP status,
+// cancellation) or the time budget ran out (*outOfTimeError).
 func (e *Evaluator) judge(ctx context.Context, task string, batch []item) (map[string]outcome, error) {
 	paths := make([]string, len(batch))
 	for i, it := range batch {
@@ -337,6 +442,9 @@ func (e *Evaluator) judge(ctx context.Context, task string, batch []item) (map[s
 		text, err := e.ask(ctx, systemPrompt, prompt, paths)
 		if err != nil {
 			var ae *apiError
+			if errors.Is(err, errOutOfTime) {
+				return nil, err
+			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hone-dev/hone/loop"
 )
 
 var providers = []string{ProviderOpenAI, ProviderAnthropic}
@@ -194,7 +197,7 @@ func TestTimeout(t *testing.T) {
 				return r
 			})
 			cfg := f.config()
-			cfg.Timeout = 50 * time.Millisecond
+			cfg.RequestTimeout = 50 * time.Millisecond
 			cfg.MaxRetries = 1
 			e := newEval(t, cfg)
 			start := time.Now()
@@ -520,5 +523,158 @@ func TestConcurrentBatches(t *testing.T) {
 	}
 	if u := e.Usage(); u.InputTokens != 500 || u.Requests != 5 {
 		t.Errorf("usage = %+v", u)
+	}
+}
+
+// TestTimeBudget: one deadline bounds the model across requests, retries,
+// batches and cycles; when it passes, the local scores stand and the
+// reasons, the counts and the stop sentence say so.
+func TestTimeBudget(t *testing.T) {
+	const budget = 300 * time.Millisecond
+	stall := func(f *fake) func(int, seen) response {
+		return func(n int, s seen) response {
+			r := f.reply(judgeAll(s.Files, nil))
+			r.Delay = time.Minute
+			return r
+		}
+	}
+	paths := []string{"auth/token.py", "auth/session.py", "docs/readme.md", "util/strings.py", "auth/models.py"}
+	tests := []struct {
+		name string
+		// handle answers request n; nil stalls every request.
+		handle func(f *fake) func(int, seen) response
+		config func(c *Config)
+		// cycles Evaluates run in turn; pause is slept between them.
+		cycles   int
+		pause    time.Duration
+		wantLate int // files that kept the local score for lack of time
+		wantReqs int // requests made, -1 to not check
+		wantCyc  int // the cycle the budget ran out in
+		// wantNote is what the reasons say between "(--llm-timeout" and ")".
+		wantNote string
+	}{
+		{name: "a stalled request", handle: stall, cycles: 1, wantLate: 5, wantReqs: 1, wantCyc: 1},
+		{name: "retries of timed-out requests", handle: stall, cycles: 1,
+			config:   func(c *Config) { c.RequestTimeout = 40 * time.Millisecond; c.MaxRetries = 50 },
+			wantLate: 5, wantReqs: -1, wantCyc: 1, wantNote: "; last error: openai: timed out after 40ms"},
+		{name: "batches waiting for a slot", handle: stall, cycles: 1,
+			config:   func(c *Config) { c.BatchSize = 2; c.Concurrency = 1 },
+			wantLate: 5, wantReqs: 1, wantCyc: 1},
+		{name: "a 503 that keeps failing", cycles: 1,
+			handle: func(f *fake) func(int, seen) response {
+				return func(int, seen) response {
+					return response{Status: 503, Body: `{"error":{"message":"down"}}`, Delay: 50 * time.Millisecond}
+				}
+			},
+			config:   func(c *Config) { c.MaxRetries = 50 },
+			wantLate: 5, wantReqs: -1, wantCyc: 1, wantNote: "; last error: openai: HTTP 503: down"},
+		{name: "the budget spans cycles", cycles: 2, pause: budget + 50*time.Millisecond,
+			handle: func(f *fake) func(int, seen) response {
+				return func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) }
+			},
+			wantLate: 5, wantReqs: 1, wantCyc: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, ProviderOpenAI, func(n int, s seen) response { return tt.handle(f)(n, s) })
+			cfg := f.config()
+			cfg.Timeout = budget
+			cfg.RequestTimeout = 0
+			if tt.config != nil {
+				tt.config(&cfg)
+			}
+			e := newEval(t, cfg)
+			start := time.Now()
+			var evs []loop.Evaluation
+			for c := 1; c <= tt.cycles; c++ {
+				if c > 1 {
+					time.Sleep(tt.pause)
+				}
+				in := input(paths...)
+				in.Cycle = c
+				var err error
+				if evs, err = e.Evaluate(context.Background(), in); err != nil {
+					t.Fatalf("Evaluate(cycle %d) = %v, want the local scores", c, err)
+				}
+			}
+			if el := time.Since(start) - time.Duration(tt.cycles-1)*tt.pause; el > budget+time.Second {
+				t.Errorf("Evaluate took %v, want about the budget %v", el, budget)
+			}
+			if len(evs) != len(paths) {
+				t.Fatalf("got %d evaluations, want %d", len(evs), len(paths))
+			}
+			for i, ev := range evs {
+				if ev.Relevance != localRel[i] {
+					t.Errorf("%s relevance = %v, want the local %v", ev.Path, ev.Relevance, localRel[i])
+				}
+				prefix, suffix := "llm: time budget of 300ms ran out (--llm-timeout", "); local score kept: local signals"
+				if !strings.HasPrefix(ev.Reason, prefix) || !strings.HasSuffix(ev.Reason, suffix) ||
+					!strings.Contains(ev.Reason, tt.wantNote) {
+					t.Errorf("%s reason = %q, want %q…%q…%q", ev.Path, ev.Reason, prefix, tt.wantNote, suffix)
+				}
+			}
+			u := e.Usage()
+			if u.OutOfTime != tt.wantLate || u.OutOfTimeCycle != tt.wantCyc || u.TimeBudget != "300ms" {
+				t.Errorf("usage out_of_time %d in cycle %d budget %q, want %d in cycle %d budget 300ms",
+					u.OutOfTime, u.OutOfTimeCycle, u.TimeBudget, tt.wantLate, tt.wantCyc)
+			}
+			if tt.wantReqs >= 0 && u.Requests != tt.wantReqs {
+				t.Errorf("requests = %d, want %d", u.Requests, tt.wantReqs)
+			}
+			want := fmt.Sprintf("the LLM time budget (300ms, --llm-timeout) ran out in cycle %d: 5 files kept the local score", tt.wantCyc)
+			if got := u.Stopped(); got != want {
+				t.Errorf("Usage.Stopped() = %q, want %q", got, want)
+			}
+			if want := fmt.Sprintf(", time budget 300ms ran out in cycle %d", tt.wantCyc); !strings.Contains(u.String(), want) {
+				t.Errorf("Usage.String() = %q, want it to contain %q", u.String(), want)
+			}
+		})
+	}
+}
+
+// TestTimeBudgetNotHit: a budget that is not used up leaves no trace.
+func TestTimeBudgetNotHit(t *testing.T) {
+	var f *fake
+	f = newFake(t, ProviderOpenAI, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
+	cfg := f.config()
+	cfg.Timeout = 10 * time.Second
+	e := newEval(t, cfg)
+	for c := 1; c <= 2; c++ {
+		in := input("auth/token.py")
+		in.Cycle = c
+		evs, err := e.Evaluate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(evs[0].Reason, "llm: handles") {
+			t.Errorf("cycle %d: reason %q, want the model's judgment", c, evs[0].Reason)
+		}
+	}
+	if u := e.Usage(); u.OutOfTime != 0 || u.Stopped() != "" {
+		t.Errorf("usage out_of_time %d, Stopped() %q; want 0 and empty", u.OutOfTime, u.Stopped())
+	}
+}
+
+// TestNoRetryPastBudget: a Retry-After longer than the time left is not
+// waited out.
+func TestNoRetryPastBudget(t *testing.T) {
+	f := newFake(t, ProviderOpenAI, func(n int, s seen) response {
+		return response{Status: 429, Header: map[string]string{"Retry-After": "30"}}
+	})
+	cfg := f.config()
+	cfg.Timeout = 2 * time.Second
+	e := newEval(t, cfg)
+	start := time.Now()
+	evs, err := e.Evaluate(context.Background(), input("auth/token.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("took %v, want no wait for a retry past the budget", el)
+	}
+	want := "llm: time budget of 2s ran out (--llm-timeout; no retry: waiting 30s would pass it; last error: openai: HTTP 429: Too Many Requests); local score kept: local signals"
+	if evs[0].Reason != want || evs[0].Relevance != localRel[0] {
+		t.Errorf("got %v %q, want %v %q", evs[0].Relevance, evs[0].Reason, localRel[0], want)
 	}
 }

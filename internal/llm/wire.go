@@ -153,13 +153,21 @@ func (e *Evaluator) endpoint() string {
 }
 
 // ask sends one prompt, retrying as the policy allows, and returns the
-// reply's text. Errors are *apiError (HTTP), the parent context's error, or
-// a transport error after the last retry.
+// reply's text. Errors are *apiError (HTTP), *outOfTimeError when the time
+// budget (ctx's deadline, caused by errOutOfTime) ran out or leaves no time
+// for the next retry, the context's error, or a transport error after the
+// last retry.
 func (e *Evaluator) ask(ctx context.Context, system, user string, paths []string) (string, error) {
 	var last error
+	done := func() error { // ctx is done: why
+		if errors.Is(context.Cause(ctx), errOutOfTime) {
+			return &outOfTimeError{last: last}
+		}
+		return ctx.Err()
+	}
 	for attempt := 0; ; attempt++ {
-		if err := ctx.Err(); err != nil {
-			return "", err
+		if ctx.Err() != nil {
+			return "", done()
 		}
 		format := int(e.format.Load())
 		body, err := e.body(system, user, paths, format)
@@ -172,7 +180,7 @@ func (e *Evaluator) ask(ctx context.Context, system, user string, paths []string
 			return text, nil
 		}
 		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return "", done()
 		}
 		last = err
 		var ae *apiError
@@ -194,12 +202,38 @@ func (e *Evaluator) ask(ctx context.Context, system, user string, paths []string
 			}
 			return "", last
 		}
+		wait := e.backoff(attempt, retryAfter)
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			// Waiting would spend the rest of the time budget for nothing.
+			return "", &outOfTimeError{last: last, wait: wait}
+		}
 		e.count(func(u *Usage) { u.Retries++ })
-		if err := e.sleep(ctx, e.backoff(attempt, retryAfter)); err != nil {
-			return "", err
+		if err := e.sleep(ctx, wait); err != nil {
+			return "", done()
 		}
 	}
 }
+
+// outOfTimeError says that the time budget ran out, or leaves no time for the
+// wait before the next retry, and what the last attempt got.
+type outOfTimeError struct {
+	last error         // the latest attempt's error, nil when none failed
+	wait time.Duration // the wait that would have passed the deadline, 0 if none
+}
+
+func (e *outOfTimeError) Error() string {
+	var b strings.Builder
+	b.WriteString("time budget ran out")
+	if e.wait > 0 {
+		fmt.Fprintf(&b, " (no retry: waiting %s would pass it)", e.wait.Round(time.Millisecond))
+	}
+	if e.last != nil {
+		fmt.Fprintf(&b, "; last error: %v", e.last)
+	}
+	return b.String()
+}
+
+func (e *outOfTimeError) Is(target error) bool { return target == errOutOfTime }
 
 // backoff is the wait before retry attempt+1: the server's Retry-After when it
 // gave one (capped), else exponential from backoffBase with jitter.
@@ -214,7 +248,7 @@ func (e *Evaluator) backoff(attempt int, retryAfter time.Duration) time.Duration
 
 // post makes one HTTP request within the per-request timeout.
 func (e *Evaluator) post(ctx context.Context, body []byte) (string, tokens, time.Duration, error) {
-	rctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
+	rctx, cancel := context.WithTimeout(ctx, e.cfg.RequestTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodPost, e.endpoint(), bytes.NewReader(body))
 	if err != nil {
@@ -231,7 +265,7 @@ func (e *Evaluator) post(ctx context.Context, body []byte) (string, tokens, time
 	resp, err := e.client.Do(req)
 	if err != nil {
 		if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			return "", tokens{}, 0, fmt.Errorf("%s: timed out after %s", e.cfg.Provider, e.cfg.Timeout)
+			return "", tokens{}, 0, fmt.Errorf("%s: timed out after %s", e.cfg.Provider, e.cfg.RequestTimeout)
 		}
 		return "", tokens{}, 0, fmt.Errorf("%s: %w", e.cfg.Provider, err)
 	}
@@ -239,7 +273,7 @@ func (e *Evaluator) post(ctx context.Context, body []byte) (string, tokens, time
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
 	if err != nil {
 		if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			return "", tokens{}, 0, fmt.Errorf("%s: timed out after %s", e.cfg.Provider, e.cfg.Timeout)
+			return "", tokens{}, 0, fmt.Errorf("%s: timed out after %s", e.cfg.Provider, e.cfg.RequestTimeout)
 		}
 		return "", tokens{}, 0, fmt.Errorf("%s: read reply: %w", e.cfg.Provider, err)
 	}
