@@ -160,6 +160,15 @@ type Evaluation = loop.Evaluation
 type Result struct {
 	loop.Result
 	Stats Stats `json:"stats"`
+	// parsed is the task as Retrieve parsed it, with its anchors, for Pack.
+	parsed *parsedTask
+}
+
+// parsedTask is a task's parse and its anchors in one index.
+type parsedTask struct {
+	ix      *index.Index
+	task    *task.Task
+	anchors anchor.Set
 }
 
 // Repo is an opened repository. It is safe for concurrent use: Retrieve,
@@ -347,12 +356,15 @@ func CheckTask(text string) error {
 	return nil
 }
 
-// wiring is one retrieval's concrete loop roles.
+// wiring is one retrieval's concrete loop roles, and the parsed task and
+// its anchors they share.
 type wiring struct {
 	searcher  *search.Searcher
 	evaluator loop.Evaluator
 	refiner   *refine.Refiner
 	opts      loop.Options
+	task      *task.Task
+	anchors   anchor.Set
 }
 
 // wire builds the Searcher, Evaluator and Refiner for a task: the one place
@@ -386,6 +398,8 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 		lo.MaxCycles = 1
 	}
 	w := &wiring{
+		task:     &t,
+		anchors:  anchors,
 		searcher: search.New(ix, demote),
 		refiner: refine.New(ix, &t, anchors, refine.Options{Threshold: lo.Threshold, MinFiles: lo.MinFiles,
 			NoAssociations: opts.Off.Associations}),
@@ -465,6 +479,9 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	}
 	res := &Result{Result: *lr, Stats: Stats{FilesIndexed: ix.Len(), IndexMs: indexMs,
 		RetrieveMs: time.Since(start).Milliseconds()}}
+	if w.task != nil {
+		res.parsed = &parsedTask{ix: ix, task: w.task, anchors: w.anchors}
+	}
 	return res, err
 }
 
@@ -508,9 +525,15 @@ func (r *Repo) View(p string, terms []string, budget int) (string, error) {
 // ranking, each shown by the parts the task points at (see package pack).
 func (r *Repo) Pack(res *Result, budget int) (string, error) {
 	ix, _ := r.index()
-	t := task.Parse(res.Task)
-	anchors := anchor.Find(ix, &t)
-	nearest := anchor.NearestFrame(&t, anchors)
+	var t *task.Task
+	var anchors anchor.Set
+	if p := res.parsed; p != nil && p.ix == ix && p.task.Text == res.Task {
+		t, anchors = p.task, p.anchors
+	} else {
+		parsed := task.Parse(res.Task)
+		t, anchors = &parsed, anchor.Find(ix, &parsed)
+	}
+	nearest := anchor.NearestFrame(t, anchors)
 	terms := map[string]float64{}
 	var words []string
 	for _, k := range t.Keywords {
@@ -519,7 +542,7 @@ func (r *Repo) Pack(res *Result, budget int) (string, error) {
 		}
 		terms[k.Text] = max(terms[k.Text], k.Weight)
 	}
-	symbols := taskSymbols(&t)
+	symbols := taskSymbols(t)
 	in := pack.ContextInput{Task: res.Task, Root: r.root, Terms: words}
 	add := func(e loop.Evaluation, selected bool) {
 		f := pack.File{Evaluation: e, Selected: selected,

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,7 +46,7 @@ type Evidence struct {
 }
 
 // Unit weights.
-var (
+const (
 	// namedValue: the task names the definition; that is where it points.
 	namedValue = 6.0
 	// memberValue: the task names the definition's class: a method of the
@@ -61,8 +62,6 @@ var (
 	// minPlainName: a one-word lower-case name this long (formfield,
 	// deconstruct) is specific enough to be named without its class.
 	minPlainName = 7
-	lenExp       = 0.5
-	noIDF        = false
 )
 
 // unit is a run of lines a pack shows together.
@@ -178,38 +177,41 @@ func isLeadLine(t string) bool {
 }
 
 // score sets each unit's score from ev and returns the units best first
-// (ties in file order).
+// (ties in file order). The task's words are found through the file's hits
+// (newFile matched them once), so f must have been built with ev's terms.
 func (f *file) score(us []unit, ev Evidence) []unit {
-	// Each term's rarity among the units: log(1 + units / units holding it).
-	termsOf := make([]map[string]bool, len(us))
-	df := map[string]int{}
-	var sc tokenize.Scanner
-	for i, u := range us {
-		seen := map[string]bool{}
-		for l := u.from; l <= u.to; l++ {
-			sc.Terms(f.lines[l-1], func(t string) {
-				if _, ok := ev.Terms[t]; ok && !seen[t] {
-					seen[strings.Clone(t)] = true
-				}
-			})
+	// The weight of each of f's terms: the heaviest task keyword it is.
+	weight := make([]float64, len(f.terms))
+	for k, w := range ev.Terms {
+		for _, t := range normTerms([]string{k}) {
+			if i := slices.Index(f.terms, t); i >= 0 {
+				weight[i] = math.Max(weight[i], w)
+			}
 		}
-		termsOf[i] = seen
-		for t := range seen {
-			df[t]++
+	}
+	// Each term's rarity among the units: log(1 + units / units holding it).
+	termsOf := make([][]int, len(us))
+	df := make([]int, len(f.terms))
+	seen := make([]int, len(f.terms)) // last unit (+1) that counted the term
+	for i, u := range us {
+		for l := u.from; l <= u.to; l++ {
+			for _, t := range f.hits[l-1] {
+				if seen[t] != i+1 && weight[t] > 0 {
+					seen[t] = i + 1
+					termsOf[i] = append(termsOf[i], t)
+					df[t]++
+				}
+			}
 		}
 	}
 	for i := range us {
 		u := &us[i]
 		words := 0.0
-		for t := range termsOf[i] {
-			if noIDF {
-				words += ev.Terms[t]
-			} else {
-				words += ev.Terms[t] * math.Log(1+float64(len(us))/float64(df[t]))
-			}
+		for _, t := range termsOf[i] {
+			words += weight[t] * math.Log(1+float64(len(us))/float64(df[t]))
 		}
 		if lines := u.to - u.from + 1; lines > unitLines {
-			words /= math.Pow(float64(lines)/float64(unitLines), lenExp)
+			words /= math.Sqrt(float64(lines) / float64(unitLines))
 		}
 		s := words
 		if u.def >= 0 {

@@ -49,6 +49,20 @@ const (
 	// selectedFloor: a selected file is part of the context the task needs,
 	// whatever its relevance says about it being the edit.
 	selectedFloor = 0.15
+	// The rank prior: the first file is what the fix changed 68 % of the
+	// time on the development set, the second 19 %, then about
+	// rankPriorSecond × (2/rank)^rankPriorDecay (5 % at rank 3, 4 % at 4,
+	// 2-3 % at 5-7): a file's weight is the larger of that and what its
+	// relevance says (the competition between candidates compresses the
+	// relevance of the runners-up).
+	rankPriorFirst  = 0.68
+	rankPriorSecond = 0.19
+	rankPriorDecay  = 1.5
+	// presence: a file's best unit is worth this much more of the file's
+	// weight: a file named with its best part lets the subagent open the
+	// rest, so the next files' first parts come before the first file's
+	// fifth.
+	presence = 0.5
 	// evenShare is the share of a file's value spread evenly over its
 	// units: a file with no evidence still shows its first unit.
 	evenShare = 0.1
@@ -103,6 +117,8 @@ type packFile struct {
 	units    []unit
 	chosen   []bool // by line, 1-based
 	opened   bool
+	n, runs  int  // chosen lines, and runs of them
+	body     int  // bytes of the chosen lines as excerpts print them
 	small    bool // small enough to show whole
 	fenceS   string
 	wholeLen int
@@ -189,7 +205,7 @@ func Context(in ContextInput, budget int) (string, error) {
 	}
 	var items []item
 	for i, pf := range files {
-		w := math.Exp(FileWeightSlope * (pf.in.Relevance - 1))
+		w := math.Max(math.Exp(FileWeightSlope*(pf.in.Relevance-1)), rankPrior(i+1))
 		if pf.in.Selected {
 			w = math.Max(w, selectedFloor)
 		}
@@ -199,15 +215,19 @@ func Context(in ContextInput, budget int) (string, error) {
 		}
 		if pf.small {
 			// Whole, if it fits: its value is the file's.
-			items = append(items, item{file: i, unit: unit{from: 1, to: max(1, len(pf.f.lines)), def: -1, parent: -1}, value: w, whole: true})
+			items = append(items, item{file: i, unit: unit{from: 1, to: max(1, len(pf.f.lines)), def: -1, parent: -1},
+				value: w * (1 + presence), whole: true})
 		}
 		n := float64(len(pf.units))
-		for _, u := range pf.units {
+		for k, u := range pf.units {
 			share := evenShare / n
 			if total > 0 {
 				share += (1 - evenShare) * math.Max(0, u.score) / total
 			} else {
 				share = 1 / n
+			}
+			if k == 0 {
+				share += presence
 			}
 			items = append(items, item{file: i, unit: u, value: w * share})
 		}
@@ -229,7 +249,7 @@ func Context(in ContextInput, budget int) (string, error) {
 		var added []int
 		for _, l := range lines {
 			if !pf.chosen[l] {
-				pf.chosen[l] = true
+				pf.choose(l, true)
 				added = append(added, l)
 			}
 		}
@@ -242,7 +262,7 @@ func Context(in ContextInput, budget int) (string, error) {
 		}
 		if room >= 0 && used+cost > room {
 			for _, l := range added {
-				pf.chosen[l] = false
+				pf.choose(l, false)
 			}
 			continue
 		}
@@ -261,15 +281,14 @@ func Context(in ContextInput, budget int) (string, error) {
 		var added []int
 		for l := 1; l <= len(pf.f.lines); l++ {
 			if !pf.chosen[l] {
-				pf.chosen[l] = true
+				pf.choose(l, true)
 				added = append(added, l)
 			}
 		}
 		if cost := pf.size() - before; room >= 0 && used+cost > room {
 			for _, l := range added {
-				pf.chosen[l] = false
+				pf.choose(l, false)
 			}
-			continue
 		} else {
 			used += cost
 		}
@@ -290,6 +309,18 @@ func Context(in ContextInput, budget int) (string, error) {
 	}
 	b.WriteString(footer(omitted, skipped, footerRoom))
 	return cut(b.String(), limit), nil
+}
+
+// rankPrior is the share of files at a rank that the fix changed (see
+// rankPriorFirst).
+func rankPrior(rank int) float64 {
+	switch {
+	case rank <= 1:
+		return rankPriorFirst
+	case rank == 2:
+		return rankPriorSecond
+	}
+	return rankPriorSecond * math.Pow(2/float64(rank), rankPriorDecay)
 }
 
 // isOutside reports whether err refuses a path outside the root.
@@ -351,6 +382,31 @@ func (f *file) unitLines(u unit, limit int) []int {
 	return out
 }
 
+// choose marks line l chosen (on) or not, keeping the counts size reads.
+func (pf *packFile) choose(l int, on bool) {
+	if pf.chosen[l] == on {
+		return
+	}
+	left := l > 1 && pf.chosen[l-1]
+	right := l+1 < len(pf.chosen) && pf.chosen[l+1]
+	d := 1
+	if !on {
+		d = -1
+	}
+	pf.chosen[l] = on
+	if l > len(pf.f.lines) {
+		return // the empty file's one line
+	}
+	pf.n += d
+	pf.body += d * pf.f.lineCost(l)
+	switch {
+	case left && right:
+		pf.runs -= d // two runs join (or split)
+	case !left && !right:
+		pf.runs += d
+	}
+}
+
 // size is the size of the file's block as render prints it now (0 with
 // no line chosen).
 func (pf *packFile) size() int {
@@ -358,22 +414,12 @@ func (pf *packFile) size() int {
 	if len(f.lines) == 0 {
 		return len(pf.render())
 	}
-	n, runs, body := 0, 0, 0
-	for l := 1; l <= len(f.lines); l++ {
-		if !pf.chosen[l] {
-			continue
-		}
-		n++
-		body += f.lineCost(l)
-		if l == 1 || !pf.chosen[l-1] {
-			runs++
-		}
-	}
-	if n == 0 {
+	if pf.n == 0 {
 		return 0
 	}
 	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
-	if n == len(f.lines) {
+	body, runs := pf.body, pf.runs
+	if pf.n == len(f.lines) {
 		if pf.wholeLen == 0 {
 			pf.wholeLen = len(f.whole())
 		}

@@ -28,7 +28,13 @@ func TestPackFileSize(t *testing.T) {
 			p = 1
 		}
 		for l := 1; l <= len(f.lines); l++ {
-			pf.chosen[l] = rng.Float64() < p
+			pf.choose(l, rng.Float64() < p)
+		}
+		// Unchoose some again, as a rolled-back unit does.
+		for l := 1; l <= len(f.lines); l++ {
+			if rng.Float64() < 0.1 {
+				pf.choose(l, false)
+			}
 		}
 		if got, want := pf.size(), len(pf.render()); got != want {
 			t.Fatalf("trial %d: size() = %d, render is %d bytes", trial, got, want)
