@@ -35,6 +35,7 @@ import (
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/internal/refine"
 	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/tokenize"
@@ -52,6 +53,9 @@ var (
 	ErrEmptyTask    = errors.New("empty task")                  // the task has no words
 	ErrTaskTooLarge = errors.New("task too large")              // over MaxTaskBytes
 	ErrOutsideRepo  = errors.New("path outside the repository") // a path that escapes the root
+	// ErrSecret: View refused a file that looks like secret material (a
+	// private key, a .env file, credentials.json); the error says why.
+	ErrSecret = secret.ErrSecret
 )
 
 // MaxTaskBytes is the largest task accepted: larger texts are pasted logs, not tasks.
@@ -475,9 +479,31 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
 }
 
+// ViewOptions control View.
+type ViewOptions struct {
+	// Budget bounds the view in tokens (estimated as bytes/4; <= 0: no limit).
+	Budget int
+	// ShowSecrets shows a file that looks like secret material and the
+	// values of credentials as they are (see Repo.Pack).
+	ShowSecrets bool
+}
+
+// PackOptions control Pack.
+type PackOptions struct {
+	// Budget bounds the pack in tokens (estimated as bytes/4; <= 0: no limit).
+	Budget int
+	// ShowSecrets shows files that look like secret material and the values
+	// of credentials as they are. By default such a file is listed with the
+	// reason ("not shown: looks like a private key") and the value of a
+	// credential is masked ("db.password=********").
+	ShowSecrets bool
+}
+
 // View returns a compact view of a file for a judge: its path, definitions and
-// the lines that match terms, within about budget tokens.
-func (r *Repo) View(p string, terms []string, budget int) (string, error) {
+// the lines that match terms, within about opts.Budget tokens. Unless
+// opts.ShowSecrets, a file that looks like secret material is an error
+// wrapping ErrSecret, and credential values are masked.
+func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) {
 	ix, _ := r.index()
 	id, ok := ix.Lookup(p)
 	if !ok {
@@ -486,12 +512,13 @@ func (r *Repo) View(p string, terms []string, budget int) (string, error) {
 		}
 		return "", fmt.Errorf("hone: %s: not an indexed file", p)
 	}
-	return pack.View(r.root, p, terms, ix.File(id).Defs, budget)
+	return pack.View(r.root, p, terms, ix.File(id).Defs, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
-// Pack renders a Markdown context pack of res's files within budget tokens
-// (tokens estimated as pack.Tokens does).
-func (r *Repo) Pack(res *Result, budget int) (string, error) {
+// Pack renders a Markdown context pack of res's files within opts.Budget
+// tokens (tokens estimated as pack.Tokens does). What it shows goes to a
+// model: see PackOptions.ShowSecrets.
+func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 	ix, _ := r.index()
 	var terms []string
 	if len(res.Cycles) > 0 {
@@ -507,5 +534,5 @@ func (r *Repo) Pack(res *Result, budget int) (string, error) {
 	if len(files) == 0 && len(res.Ranked) > 0 {
 		files = res.Ranked[:min(3, len(res.Ranked))]
 	}
-	return pack.Build(r.root, res.Task, files, terms, defsOf, budget)
+	return pack.Build(r.root, res.Task, files, terms, defsOf, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }

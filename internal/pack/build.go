@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
 )
@@ -31,14 +32,16 @@ const (
 // Build writes a Markdown context pack for task: files best first (by
 // relevance; ties keep their order), each with its relevance, reason, missing
 // context and either the whole file or its excerpts for terms, numbered,
-// within budget tokens (budget <= 0: no limit). defsOf gives a file's
-// definitions (nil: none). A file is shown with some of its lines or not at
-// all; files that do not fit are named at the end (a later, smaller file may
-// still fit after a larger one was left out);
-// unreadable ones (binary, deleted) are named too. A path leaving root is an
+// within opts.Budget tokens. defsOf gives a file's definitions (nil: none). A
+// file is shown with some of its lines or not at all; a file that looks like
+// secret material is listed with the reason and never shown, unless
+// opts.ShowSecrets. The footer names the files that do not fit (a later,
+// smaller file may still fit after a larger one was left out), the
+// unreadable ones (binary, deleted) and
+// those whose credential values were masked. A path leaving root is an
 // error.
-func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, budget int) (string, error) {
-	limit := limitBytes(budget)
+func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, opts Options) (string, error) {
+	limit := limitBytes(opts.Budget)
 	order := append([]loop.Evaluation(nil), files...)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Relevance > order[j].Relevance })
 
@@ -57,13 +60,13 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 	if limit >= 0 {
 		footerLimit = min(footerCap, limit/8)
 	}
-	var omitted, skipped []string
+	var omitted, skipped, masked []string
 	for i, e := range order {
 		used := b.Len()
 		avail := -1
 		if limit >= 0 {
 			reserve := 0
-			if i < len(order)-1 || len(omitted) > 0 || len(skipped) > 0 {
+			if i < len(order)-1 || len(omitted) > 0 || len(skipped) > 0 || len(masked) > 0 {
 				reserve = footerLimit
 			}
 			avail = max(0, limit-used-reserve)
@@ -73,9 +76,19 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 			omitted = append(omitted, e.Path)
 			continue
 		}
-		data, err := readFile(root, e.Path)
+		data, err := read(root, e.Path, opts.ShowSecrets)
 		if errors.Is(err, ErrOutsideRoot) {
 			return "", err
+		}
+		var withheld *secret.Error
+		if errors.As(err, &withheld) {
+			note := "_not shown: " + withheld.Reason + "_\n\n"
+			if !fits(0, len(sec)+len(note), avail) {
+				omitted = append(omitted, e.Path)
+				continue
+			}
+			b.WriteString(sec + note)
+			continue
 		}
 		if err != nil {
 			skipped = append(skipped, e.Path)
@@ -89,19 +102,25 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 		if avail >= 0 && i < len(order)-1 {
 			share = max(len(sec), int(float64(avail)*partsShare))
 		}
-		text := body(newFile(e.Path, data, terms, defs), share-len(sec), avail < 0)
+		f := newFile(e.Path, data, terms, defs, opts.ShowSecrets)
+		text := body(f, share-len(sec), avail < 0)
 		if text == "" {
 			omitted = append(omitted, e.Path)
 			continue
 		}
 		b.WriteString(sec)
 		b.WriteString(text)
+		if f.masked > 0 {
+			masked = append(masked, e.Path)
+		}
 	}
 	footerRoom := footerLimit
 	if limit >= 0 {
 		footerRoom = min(footerLimit, limit-b.Len())
 	}
-	b.WriteString(footer(omitted, skipped, footerRoom))
+	b.WriteString(footer([]footerList{
+		{"omitted for budget", omitted}, {"unreadable", skipped}, {"credential values masked in", masked},
+	}, footerRoom))
 	return cut(b.String(), limit), nil
 }
 
@@ -194,19 +213,21 @@ func fenceFor(lines []string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-// footer names the files left out, within limit bytes: as many names as fit,
-// then a count.
-func footer(omitted, skipped []string, limit int) string {
+// footerList is one line of the footer: a label and the files it names.
+type footerList struct {
+	label string
+	paths []string
+}
+
+// footer prints its lists within limit bytes: as many names as fit, then a
+// count.
+func footer(lists []footerList, limit int) string {
 	var b strings.Builder
-	for _, l := range []struct {
-		label string
-		paths []string
-	}{{"omitted for budget", omitted}, {"unreadable", skipped}} {
+	for _, l := range lists {
 		if len(l.paths) == 0 {
 			continue
 		}
-		line := listLine(l.label, l.paths, limit-b.Len())
-		b.WriteString(line)
+		b.WriteString(listLine(l.label, l.paths, limit-b.Len()))
 	}
 	return b.String()
 }

@@ -48,6 +48,18 @@
 // small, or when its excerpts would hold most of it anyway) or its excerpts; at the end it names the files left out for the
 // budget.
 //
+// # Secrets
+//
+// What View and Build print goes to a model, so by default they never show
+// a secret (package secret decides what is one). A file that is secret
+// material (a private key, a keystore, a .env file, credentials.json, …) is
+// not shown: View returns a *secret.Error, and Build lists the file with the
+// reason, "_not shown: looks like a private key_". On every other line the
+// value of a credential is masked before anything is measured or chosen, so
+// budgets count the text as printed: "db.password=********". Build's footer
+// names the files whose values were masked. Options.ShowSecrets turns both
+// off.
+//
 // The functions read files under a root and refuse paths that leave it
 // (absolute paths, "..", symlinks pointing outside) with ErrOutsideRoot. They
 // are safe for concurrent use.
@@ -64,6 +76,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
 )
@@ -110,6 +123,17 @@ var (
 	ErrOutsideRoot = errors.New("pack: path outside the root")
 	ErrBinary      = errors.New("pack: binary file")
 )
+
+// Options control View and Build. The zero value shows no secret and sets no
+// budget.
+type Options struct {
+	// Budget bounds the output in tokens, estimated as Tokens does (<= 0:
+	// no limit).
+	Budget int
+	// ShowSecrets shows files that look like secret material and the values
+	// of credentials as they are.
+	ShowSecrets bool
+}
 
 // Tokens estimates the number of tokens of s: ceil(len(s)/BytesPerToken).
 func Tokens(s string) int {
@@ -171,6 +195,20 @@ func readFile(root, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s", ErrBinary, path)
 	}
 	return data, nil
+}
+
+// read reads root/path as readFile does and, unless showSecrets, refuses a
+// file that looks like secret material with a *secret.Error. A binary file
+// is judged by its name alone, so that a keystore says what it is.
+func read(root, path string, showSecrets bool) ([]byte, error) {
+	data, err := readFile(root, path)
+	if showSecrets || (err != nil && !errors.Is(err, ErrBinary)) {
+		return data, err
+	}
+	if reason := secret.File(path, data); reason != "" {
+		return nil, &secret.Error{Path: path, Reason: reason}
+	}
+	return data, err
 }
 
 // splitLines splits text into lines without their "\n" or "\r\n".
@@ -252,10 +290,23 @@ type file struct {
 	count []int // lines matching each term
 	defs  []syntax.Tag
 	costs []int // lineCost by line number, 0 until computed
+	// masked counts the lines whose credential values were masked.
+	masked int
 }
 
-func newFile(path string, data []byte, terms []string, defs []syntax.Tag) *file {
+// newFile splits data into lines, masking credential values unless
+// showSecrets, and finds the terms on them.
+func newFile(path string, data []byte, terms []string, defs []syntax.Tag, showSecrets bool) *file {
 	f := &file{path: path, lines: splitLines(data), terms: normTerms(terms)}
+	if !showSecrets {
+		m := secret.For(path, data)
+		for i, l := range f.lines {
+			if out, ok := m.Line(l); ok {
+				f.lines[i] = out
+				f.masked++
+			}
+		}
+	}
 	f.width = len(strconv.Itoa(max(1, len(f.lines))))
 	f.count = make([]int, len(f.terms))
 	f.hits = make([][]int, len(f.lines))
@@ -570,19 +621,21 @@ func cut(s string, limit int) string {
 
 // View returns a compact view of root/path for a judge: a line with the path,
 // language and length, the lines matching each term, the definitions, and the
-// matching lines with a line of context, numbered, within budget tokens
-// (budget <= 0: no limit). defs are the file's definitions (nil: none shown).
-func View(root, path string, terms []string, defs []syntax.Tag, budget int) (string, error) {
-	data, err := readFile(root, path)
+// matching lines with a line of context, numbered, within opts.Budget tokens.
+// defs are the file's definitions (nil: none shown). A file that looks like
+// secret material is a *secret.Error (errors.Is(err, secret.ErrSecret))
+// unless opts.ShowSecrets.
+func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (string, error) {
+	data, err := read(root, path, opts.ShowSecrets)
 	if err != nil {
 		return "", err
 	}
-	f := newFile(path, data, terms, defs)
+	f := newFile(path, data, terms, defs, opts.ShowSecrets)
 	lang := Language(path)
 	if lang == "" {
 		lang = "text"
 	}
-	limit := limitBytes(budget)
+	limit := limitBytes(opts.Budget)
 	head := fmt.Sprintf("%s (%s, %d lines)\n", filepath.ToSlash(path), lang, len(f.lines)) + f.matchesLine()
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil
