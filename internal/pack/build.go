@@ -36,31 +36,28 @@ const (
 // file is shown with some of its lines or not at all; a file that looks like
 // secret material is listed with the reason and never shown, unless
 // opts.ShowSecrets. The footer names the files that do not fit (a later,
-// smaller file may still fit after a larger one was left out), the
-// unreadable ones (binary, deleted) and
-// those whose credential values were masked. A path leaving root is an
-// error.
+// smaller file may still fit after a larger one was left out; when none fits
+// it says the budget is too small), the unreadable ones (binary, deleted) and
+// those whose credential values were masked; the header gives way to it, so
+// the footer is there at any budget that can hold the title and one line. A
+// path leaving root is an error.
 func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, opts Options) (string, error) {
 	limit := limitBytes(opts.Budget)
 	order := append([]loop.Evaluation(nil), files...)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Relevance > order[j].Relevance })
 
-	var b strings.Builder
-	taskCap := maxTaskBytes
-	if limit >= 0 {
-		taskCap = min(taskCap, limit/4)
-	}
-	header := "# Context for the task\n\n" + quote(task, taskCap) + "\n\n"
-	if !fits(0, len(header), limit) {
-		return cut(header, limit), nil
-	}
-	b.WriteString(header)
-
 	footerLimit := footerCap
 	if limit >= 0 {
-		footerLimit = min(footerCap, limit/8)
+		footerLimit = max(min(footerCap, limit/8), len(noRoomLabel(opts.Budget))+len(": 99 files\n"))
 	}
+	var b strings.Builder
+	b.WriteString(header(task, limit, footerLimit))
+	if !fits(0, b.Len(), limit) {
+		return cut(b.String(), limit), nil
+	}
+
 	var omitted, skipped, masked []string
+	shown := 0
 	for i, e := range order {
 		used := b.Len()
 		avail := -1
@@ -88,6 +85,7 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 				continue
 			}
 			b.WriteString(sec + note)
+			shown++
 			continue
 		}
 		if err != nil {
@@ -110,18 +108,43 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 		}
 		b.WriteString(sec)
 		b.WriteString(text)
+		shown++
 		if f.masked > 0 {
 			masked = append(masked, e.Path)
 		}
 	}
-	footerRoom := footerLimit
+	footerRoom := footerCap // the footer comes last: it may take what the files left
 	if limit >= 0 {
-		footerRoom = min(footerLimit, limit-b.Len())
+		footerRoom = min(footerCap, limit-b.Len())
+	}
+	omittedLabel := "omitted for budget"
+	if shown == 0 && limit >= 0 {
+		omittedLabel = noRoomLabel(opts.Budget)
 	}
 	b.WriteString(footer([]footerList{
-		{"omitted for budget", omitted}, {"unreadable", skipped}, {"credential values masked in", masked},
+		{omittedLabel, omitted}, {"unreadable", skipped}, {"credential values masked in", masked},
 	}, footerRoom))
 	return cut(b.String(), limit), nil
+}
+
+// noRoomLabel says why every file was left out.
+func noRoomLabel(budget int) string {
+	return fmt.Sprintf("omitted, no file fits in %d tokens", budget)
+}
+
+// header prints the title and the task, quoted within maxTaskBytes, a
+// quarter of limit and what footerLimit leaves (-1: no limit); the task is
+// left out when no line of it fits.
+func header(task string, limit, footerLimit int) string {
+	const title = "# Context for the task\n\n"
+	taskCap := maxTaskBytes
+	if limit >= 0 {
+		taskCap = min(taskCap, limit/4, limit-len(title)-footerLimit-len("> \n\n"))
+	}
+	if taskCap < len("> x …") {
+		return title
+	}
+	return title + quote(task, taskCap) + "\n\n"
 }
 
 // quote prints the task as a Markdown quote of at most limit bytes.

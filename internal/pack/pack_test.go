@@ -3,6 +3,7 @@ package pack
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -408,6 +409,32 @@ func TestBuildKeystoreByName(t *testing.T) {
 	}
 	if !strings.Contains(got, "_not shown: "+secret.Keystore+"_") || strings.Contains(got, "unreadable") {
 		t.Errorf("Build(release.jks) does not say it is a keystore:\n%s", got)
+	}
+}
+
+// TestBuildNoRoom: a budget that leaves no room for any file still names the
+// files that ranked and says why they are left out.
+func TestBuildNoRoom(t *testing.T) {
+	for _, budget := range []int{20, 30, 50} {
+		t.Run(strconv.Itoa(budget), func(t *testing.T) {
+			got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if Tokens(got) > budget {
+				t.Errorf("Build(budget %d) = %d tokens", budget, Tokens(got))
+			}
+			if want := fmt.Sprintf("omitted, no file fits in %d tokens: ", budget); !strings.Contains(got, want) {
+				t.Errorf("Build(budget %d) lacks %q:\n%s", budget, want, got)
+			}
+		})
+	}
+	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "src/auth/tokens.py") {
+		t.Errorf("Build(budget 50) does not name the best file:\n%s", got)
 	}
 }
 
