@@ -163,7 +163,7 @@ func quote(task string, limit int) string {
 // sectionHead prints a file's heading, reason and missing context.
 func sectionHead(e loop.Evaluation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s (relevance %.2f)\n\n", e.Path, e.Relevance)
+	fmt.Fprintf(&b, "## %s (relevance %.2f)\n\n", LinePath(filepath.ToSlash(e.Path)), e.Relevance)
 	if r := strings.TrimSpace(e.Reason); r != "" {
 		b.WriteString(r + "\n\n")
 	}
@@ -259,7 +259,7 @@ func footer(lists []footerList, limit int) string {
 func listLine(label string, paths []string, limit int) string {
 	names := make([]string, len(paths))
 	for i, p := range paths {
-		names[i] = filepath.ToSlash(p)
+		names[i] = LinePath(filepath.ToSlash(p))
 	}
 	full := label + ": " + strings.Join(names, ", ") + "\n"
 	if len(full) <= limit {

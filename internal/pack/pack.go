@@ -60,6 +60,12 @@
 // names the files whose values were masked. Options.ShowSecrets turns both
 // off.
 //
+// # Paths
+//
+// A path is printed on one line: one holding a control character (a newline
+// in a file name) or starting with a double quote is printed as a Go quoted
+// string (LinePath), as git quotes such paths.
+//
 // The functions read files under a root and refuse paths that leave it
 // (absolute paths, "..", symlinks pointing outside) with ErrOutsideRoot. They
 // are safe for concurrent use.
@@ -74,6 +80,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hone-dev/hone/internal/secret"
@@ -133,6 +140,15 @@ type Options struct {
 	// ShowSecrets shows files that look like secret material and the values
 	// of credentials as they are.
 	ShowSecrets bool
+}
+
+// LinePath returns p as one line: itself, or quoted (strconv.Quote) when it
+// holds a control character such as a newline or starts with a double quote.
+func LinePath(p string) string {
+	if strings.HasPrefix(p, `"`) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // Tokens estimates the number of tokens of s: ceil(len(s)/BytesPerToken).
@@ -636,7 +652,7 @@ func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (s
 		lang = "text"
 	}
 	limit := limitBytes(opts.Budget)
-	head := fmt.Sprintf("%s (%s, %d lines)\n", filepath.ToSlash(path), lang, len(f.lines)) + f.matchesLine()
+	head := fmt.Sprintf("%s (%s, %d lines)\n", LinePath(filepath.ToSlash(path)), lang, len(f.lines)) + f.matchesLine()
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil
 	}

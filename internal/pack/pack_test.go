@@ -438,6 +438,50 @@ func TestBuildNoRoom(t *testing.T) {
 	}
 }
 
+func TestLinePath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"src/a.py", "src/a.py"},
+		{"new\nline.py", `"new\nline.py"`},
+		{"tab\there.py", `"tab\there.py"`},
+		{`"quoted".py`, `"\"quoted\".py"`},
+		{"naïve.py", "naïve.py"},
+	} {
+		if got := LinePath(tc.in); got != tc.want {
+			t.Errorf("LinePath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNewlineInPath: a file name holding a newline must not split the
+// heading, the view's first line or the footer.
+func TestNewlineInPath(t *testing.T) {
+	root := t.TempDir()
+	name := "evil\n## injected.py"
+	if err := os.WriteFile(filepath.Join(root, name), []byte("x = 1\n"), 0o644); err != nil {
+		t.Skip("no newline in file names here:", err)
+	}
+	files := []loop.Evaluation{{Path: name, Relevance: 0.9}, {Path: "gone\nfile.py", Relevance: 0.8}}
+	got, err := Build(root, "task", files, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "## \"evil\\n## injected.py\" (relevance 0.90)\n") || !strings.Contains(got, `unreadable: "gone\nfile.py"`) {
+		t.Errorf("Build does not quote the paths:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "## injected") || l == "file.py" {
+			t.Errorf("Build split a path over lines: %q in\n%s", l, got)
+		}
+	}
+	view, err := View(root, name, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(view, "\n"); first != `"evil\n## injected.py" (python, 1 lines)` {
+		t.Errorf("View's first line = %q", first)
+	}
+}
+
 // BenchmarkBuild measures a pack of the fixture files, with and without the
 // secret checks, to price them: an 8,000-token pack, the CLI's default.
 func BenchmarkBuild(b *testing.B) {
