@@ -48,13 +48,9 @@ func For(p string, content []byte) Masker {
 	}
 	m.keys = hasHint(content)
 	m.shapes = 0
-	var lower []byte
 	for i, sh := range tokenShapes {
 		for _, h := range sh.hints {
-			if sh.fold && lower == nil {
-				lower = bytes.ToLower(content)
-			}
-			if (sh.fold && bytes.Contains(lower, []byte(h))) || (!sh.fold && bytes.Contains(content, []byte(h))) {
+			if bytes.Contains(content, []byte(h)) {
 				m.shapes |= 1 << i
 				break
 			}
@@ -113,7 +109,10 @@ func (m Masker) assignments(s string) (string, bool) {
 		for j < len(s) && isKeyChar(s[j]) {
 			j++
 		}
-		kind := keyKind(strings.Trim(s[i:j], ".-"))
+		kind := notCredential
+		if hasHint(s[i:j]) { // most identifiers hold none: skip splitting them
+			kind = keyKind(strings.Trim(s[i:j], ".-"))
+		}
 		if kind == notCredential {
 			i = j
 			continue
@@ -650,12 +649,11 @@ func xmlForms(s string) (string, bool) {
 }
 
 // A shape is a well-known token: its first group is masked. Its regexp runs
-// only on lines holding one of its hints (case-sensitive, or folded when
-// fold is set); random, when set, must hold for the group. A shape without a
-// regexp is the password of a URL (urlPasswords).
+// only on lines holding one of its hints (case-sensitive: a hint lists the
+// cases it is written in); random, when set, must hold for the group. A
+// shape without a regexp is the password of a URL (urlPasswords).
 type shape struct {
 	hints  []string
-	fold   bool
 	re     *regexp.Regexp
 	random bool
 }
@@ -679,15 +677,14 @@ var tokenShapes = []shape{
 	{hints: []string{"dapi"}, re: regexp.MustCompile(`\bdapi([a-f0-9]{32})`)},
 	{hints: []string{"SK"}, re: regexp.MustCompile(`\bSK([0-9a-fA-F]{32})\b`)},
 	{hints: []string{"eyJ"}, re: regexp.MustCompile(`\beyJ([A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`)},
-	{hints: []string{"bearer"}, fold: true, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)`)},
-	{hints: []string{"authorization"}, fold: true, re: regexp.MustCompile(`(?i)authorization["']?\s*[:=]\s*["']?basic\s+([A-Za-z0-9+/]{8,}={0,2})`)},
+	{hints: []string{"Bearer", "bearer", "BEARER"}, re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{20,}=*)`)},
+	{hints: []string{"Authorization", "authorization", "AUTHORIZATION"}, re: regexp.MustCompile(`(?i)authorization["']?\s*[:=]\s*["']?basic\s+([A-Za-z0-9+/]{8,}={0,2})`)},
 	{hints: []string{"://"}}, // urlPasswords
 	{hints: []string{"PRIVATE KEY"}, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(.+)`)},
 }
 
 // tokens masks the well-known token shapes the file may hold.
 func (m Masker) tokens(s string) (string, bool) {
-	var lower string
 	var spans [][2]int
 	for i, sh := range tokenShapes {
 		if m.shapes&(1<<i) == 0 {
@@ -695,14 +692,7 @@ func (m Masker) tokens(s string) (string, bool) {
 		}
 		hit := false
 		for _, h := range sh.hints {
-			if sh.fold {
-				if lower == "" {
-					lower = strings.ToLower(s)
-				}
-				hit = hit || strings.Contains(lower, h)
-			} else {
-				hit = hit || strings.Contains(s, h)
-			}
+			hit = hit || strings.Contains(s, h)
 		}
 		if !hit {
 			continue
