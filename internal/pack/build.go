@@ -100,8 +100,7 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 		if avail >= 0 && i < len(order)-1 {
 			share = max(len(sec), int(float64(avail)*partsShare))
 		}
-		f := newFile(e.Path, data, terms, defs, opts.ShowSecrets)
-		text := body(f, share-len(sec), avail < 0)
+		text, wasMasked := body(newFile(e.Path, data, terms, defs, opts.ShowSecrets), share-len(sec), avail < 0)
 		if text == "" {
 			omitted = append(omitted, e.Path)
 			continue
@@ -109,7 +108,7 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 		b.WriteString(sec)
 		b.WriteString(text)
 		shown++
-		if f.masked > 0 {
+		if wasMasked {
 			masked = append(masked, e.Path)
 		}
 	}
@@ -174,49 +173,53 @@ func sectionHead(e loop.Evaluation) string {
 }
 
 // body prints the whole file or its excerpts in a fenced block within limit
-// bytes; unlimited ignores limit. It returns "" when nothing fits.
-func body(f *file, limit int, unlimited bool) string {
+// bytes, and whether a line it printed was masked; unlimited ignores limit.
+// It returns "" when nothing fits. A large file is not printed whole to be
+// measured: wholeSize stands in until the whole file is the choice.
+func body(f *file, limit int, unlimited bool) (string, bool) {
 	if unlimited {
 		limit = -1
 	}
 	if len(f.lines) == 0 {
 		note := "_empty file_\n\n"
 		if fits(0, len(note), limit) {
-			return note
+			return note, false
 		}
-		return ""
+		return "", false
 	}
 	lang := Language(f.path)
 	fence := fenceFor(f.lines)
 	block := func(note, text string) string {
 		return note + fence + lang + "\n" + text + fence + "\n\n"
 	}
-	whole := f.whole()
-	if Tokens(whole) <= wholeFileTokens {
-		s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole)
-		if fits(0, len(s), limit) {
-			return s
+	wholeNote := fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines))
+	size := f.wholeSize()
+	if (size+BytesPerToken-1)/BytesPerToken <= wholeFileTokens {
+		whole, masked := f.whole()
+		if s := block(wholeNote, whole); Tokens(whole) <= wholeFileTokens && fits(0, len(s), limit) {
+			return s, masked
 		}
 	}
 	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
 	overhead := len(block(note, ""))
 	if !fits(0, overhead, limit) {
-		return ""
+		return "", false
 	}
 	room := -1
 	if limit >= 0 {
 		room = limit - overhead
 	}
-	ex := f.excerpt(f.pieces(true), room)
+	ex, exMasked := f.excerpt(f.pieces(true), room)
 	if ex == "" {
-		return ""
+		return "", false
 	}
-	if float64(len(ex)) >= wholeIfCovered*float64(len(whole)) {
-		if s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole); fits(0, len(s), limit) {
-			return s
+	if float64(len(ex)) >= wholeIfCovered*float64(size) {
+		whole, masked := f.whole()
+		if s := block(wholeNote, whole); fits(0, len(s), limit) {
+			return s, masked
 		}
 	}
-	return block(note, ex)
+	return block(note, ex), exMasked
 }
 
 // fenceFor returns a backtick fence longer than any run of backticks in lines.
