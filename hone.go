@@ -35,6 +35,7 @@ import (
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/internal/refine"
 	"github.com/hone-dev/hone/internal/search"
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
@@ -51,6 +52,9 @@ var (
 	ErrEmptyTask    = errors.New("empty task")                  // the task has no words
 	ErrTaskTooLarge = errors.New("task too large")              // over MaxTaskBytes
 	ErrOutsideRepo  = errors.New("path outside the repository") // a path that escapes the root
+	// ErrSecret: View refused a file that looks like secret material (a
+	// private key, a .env file, credentials.json); the error says why.
+	ErrSecret = secret.ErrSecret
 )
 
 // EmptyRepoError is the error of Open and Refresh when the repository has no
@@ -506,9 +510,31 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
 }
 
+// ViewOptions control View.
+type ViewOptions struct {
+	// Budget bounds the view in tokens (estimated as bytes/4; <= 0: no limit).
+	Budget int
+	// ShowSecrets shows a file that looks like secret material and the
+	// values of credentials as they are (see Repo.Pack).
+	ShowSecrets bool
+}
+
+// PackOptions control Pack.
+type PackOptions struct {
+	// Budget bounds the pack in tokens (estimated as bytes/4; <= 0: no limit).
+	Budget int
+	// ShowSecrets shows files that look like secret material and the values
+	// of credentials as they are. By default such a file is listed with the
+	// reason ("not shown: looks like a private key") and the value of a
+	// credential is masked ("db.password=********").
+	ShowSecrets bool
+}
+
 // View returns a compact view of a file for a judge: its path, definitions and
-// the lines that match terms, within about budget tokens.
-func (r *Repo) View(p string, terms []string, budget int) (string, error) {
+// the lines that match terms, within about opts.Budget tokens. Unless
+// opts.ShowSecrets, a file that looks like secret material is an error
+// wrapping ErrSecret, and credential values are masked.
+func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) {
 	ix, _ := r.index()
 	id, ok := ix.Lookup(p)
 	if !ok {
@@ -517,13 +543,14 @@ func (r *Repo) View(p string, terms []string, budget int) (string, error) {
 		}
 		return "", fmt.Errorf("hone: %s: not an indexed file", p)
 	}
-	return pack.View(r.root, p, terms, ix.File(id).Defs, budget)
+	return pack.View(r.root, p, terms, ix.File(id).Defs, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
-// Pack renders a Markdown context pack of res within budget tokens (tokens
-// estimated as pack.Tokens does): the selected files, then the rest of the
-// ranking, each shown by the parts the task points at (see package pack).
-func (r *Repo) Pack(res *Result, budget int) (string, error) {
+// Pack renders a Markdown context pack of res within opts.Budget tokens
+// (tokens estimated as pack.Tokens does): the selected files, then the rest
+// of the ranking, each shown by the parts the task points at (see package
+// pack). What it shows goes to a model: see PackOptions.ShowSecrets.
+func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 	ix, _ := r.index()
 	var t *task.Task
 	var anchors anchor.Set
@@ -573,7 +600,7 @@ func (r *Repo) Pack(res *Result, budget int) (string, error) {
 			add(e, false)
 		}
 	}
-	return pack.Context(in, budget)
+	return pack.Context(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
 // taskSymbols returns the names a task gives, lower-cased: its identifiers,

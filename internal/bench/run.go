@@ -631,7 +631,7 @@ func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro 
 	}
 	for _, b := range p.opts.PackBudgets {
 		t0 := time.Now()
-		text, err := repo.Pack(res, b)
+		text, err := repo.Pack(res, hone.PackOptions{Budget: b})
 		if err != nil {
 			return nil, fmt.Errorf("pack at %d tokens: %w", b, err)
 		}

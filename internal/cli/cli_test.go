@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 func run(t *testing.T, stdin string, args ...string) (int, string, string) {
@@ -168,6 +170,44 @@ func TestIndexExplainEmpty(t *testing.T) {
 	for _, want := range []string{"0 files indexed", "3 skipped", "huge\tdump.txt\t3000 bytes > limit 1000", "binary\tlogo.png\t", "vendored\tnode_modules/\t"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("index --explain output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPackSecrets is the case: a task about loading a private key
+// ranks the key and the certificate, and --pack must list them without
+// showing them unless --show-secrets.
+func TestPackSecrets(t *testing.T) {
+	body := "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn" // a fake key's first base64 line
+	repo := testrepo.Write(t, map[string]string{
+		"id_rsa":     "-----BEGIN RSA " + "PRIVATE KEY-----\n" + body + "\n-----END RSA PRIVATE KEY-----\n",
+		"server.pem": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYz\n-----END CERTIFICATE-----\n",
+		"keys.py": "import ssl\n\n\ndef load_private_key(path):\n    \"\"\"Load the private key (id_rsa) and certificate (server.pem).\"\"\"\n" +
+			"    return ssl.load(path, password='hunter2')\n",
+		"config.yml": "key_file: id_rsa\ncert_file: server.pem\nkey_password: hunter2\n",
+	})
+	task := "fix the private key loading in id_rsa and server.pem"
+	code, out, stderr := run(t, "", "--repo", repo, "--pack", "--threshold", "0.05", "--budget", "4000", task)
+	if code != ExitOK {
+		t.Fatalf("--pack: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"## id_rsa (relevance", "_not shown: looks like a private key_", "_not shown: looks like a certificate or key_"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--pack lacks %q:\n%s", want, out)
+		}
+	}
+	for _, leak := range []string{body, "MIIBszCCAVmg", "hunter2"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("--pack shows %q:\n%s", leak, out)
+		}
+	}
+	code, out, stderr = run(t, "", "--repo", repo, "--pack", "--show-secrets", "--threshold", "0.05", "--budget", "4000", task)
+	if code != ExitOK {
+		t.Fatalf("--pack --show-secrets: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{body, "MIIBszCCAVmg", "hunter2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--pack --show-secrets lacks %q:\n%s", want, out)
 		}
 	}
 }

@@ -24,7 +24,12 @@ func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptio
 	if err != nil {
 		return nil, err
 	}
-	ev, err := llm.New(cfg, base, repo.View)
+	// The evaluator's views never show a secret, whatever --show-secrets
+	// says: a model judging relevance never needs one.
+	view := func(p string, terms []string, budget int) (string, error) {
+		return repo.View(p, terms, hone.ViewOptions{Budget: budget})
+	}
+	ev, err := llm.New(cfg, base, view)
 	if err != nil {
 		return nil, llmError{err}
 	}

@@ -27,6 +27,7 @@ type retrieveFlags struct {
 	minFiles     int
 	candidates   int
 	includeTests bool
+	showSecrets  bool
 	taskFile     string
 	llm          llmFlags
 }
@@ -70,6 +71,7 @@ task (hone -- index the files), or pass the text on standard input or with
 	fl.IntVar(&f.minFiles, "min-files", loop.DefaultMinFiles, "stop early once this many files reach --threshold")
 	fl.IntVar(&f.candidates, "candidates", loop.DefaultCandidates, "candidates per DISPATCH")
 	fl.BoolVar(&f.includeTests, "include-tests", false, "do not down-weight test files")
+	fl.BoolVar(&f.showSecrets, "show-secrets", false, "show in --pack the files that look like secrets (private keys, .env, credentials) and credential values, which are otherwise listed but not shown, and masked")
 	fl.StringVar(&f.taskFile, "task-file", "", "read the task from this file")
 	f.llm.register(fl)
 	cmd.AddCommand(newIndexCmd(stdout, stderr))
@@ -191,7 +193,7 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	case f.paths:
 		return report.Paths(stdout, res)
 	case f.pack:
-		md, err := repo.Pack(res, f.budget)
+		md, err := repo.Pack(res, hone.PackOptions{Budget: f.budget, ShowSecrets: f.showSecrets})
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,14 @@
 //  1. The base (local) evaluator scores every candidate; its evaluation stands
 //     for every file the model does not judge.
 //  2. The TopN candidates by local relevance are viewed compactly (path,
-//     definitions, matched lines, within PerFileTokens). A file whose name or
-//     view looks like a credential (LooksSecret) is never sent; it keeps its
-//     local score with the reason "not sent: looks like a secret".
+//     definitions, matched lines, within PerFileTokens). Package secret
+//     decides what must not leave the machine: a file that is secret
+//     material (a private key, a .env file, credentials.json, …; the view
+//     function refuses it with a *secret.Error, or its name or view says so)
+//     is never sent and keeps its local score with the reason "not sent:
+//     looks like a private key"; in every other view the values of
+//     credentials are masked (db.password=********) before it is sent,
+//     whatever the view function did.
 //  3. Each view is looked up in the cache, keyed on (provider, model, task,
 //     path, SHA-256 of the view); a hit makes no request. The rest go to the
 //     model in batches of BatchSize, at most Concurrency requests at once.
@@ -53,6 +58,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -257,14 +263,20 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			return nil, err
 		}
 		view, err := e.view(p, terms, e.cfg.PerFileTokens)
+		var withheld *secret.Error
+		if errors.As(err, &withheld) {
+			outcomes[p] = outcome{note: "not sent: " + withheld.Reason + "; local score kept"}
+			continue
+		}
 		if err != nil {
 			outcomes[p] = outcome{note: fmt.Sprintf("llm: no view (%v); local score kept", err)}
 			continue
 		}
-		if LooksSecret(p, []byte(view)) {
-			outcomes[p] = outcome{note: "not sent: looks like a secret; local score kept"}
+		if reason := secret.File(p, []byte(view)); reason != "" {
+			outcomes[p] = outcome{note: "not sent: " + reason + "; local score kept"}
 			continue
 		}
+		view, _ = secret.Mask(p, view)
 		if max := e.cfg.PerFileTokens * viewBytesPerToken; len(view) > max {
 			view = truncate(view, max)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -318,38 +319,88 @@ func TestCacheHitMakesNoRequest(t *testing.T) {
 	}
 }
 
+// TestSecretsNeverSent: no secret reaches the model, whatever the view
+// function shows (viewOf shows files as they are). Secret material is not
+// sent at all; other views go with the values of credentials masked,
+// including the two lines the old filter let through (issue 7): an unquoted
+// db.password= in application.properties and password: in database.yml.
 func TestSecretsNeverSent(t *testing.T) {
-	const awsKey = "AKIAIOSFODNN7EXAMPLE"
-	files[".env"] = "DATABASE_URL=postgres://u:hunter2@db/app\n"
-	files["settings/prod.py"] = "AWS_ACCESS_KEY_ID = '" + awsKey + "'\n"
-	t.Cleanup(func() { delete(files, ".env"); delete(files, "settings/prod.py") })
+	awsKey := "AKIA" + "IOSFODNN7EXAMPLE"
+	key := "-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"
+	secrets := map[string]string{
+		".env":                       "DATABASE_URL=postgres://u:hunter2@db/app\n",
+		"deploy/key.txt":             key,
+		"settings/prod.py":           "AWS_ACCESS_KEY_ID = '" + awsKey + "'\n",
+		"src/application.properties": "db.url=jdbc:postgresql://db/app\ndb.password=hunter2secret\n",
+		"config/database.yml":        "production:\n  adapter: postgresql\n  password: s3cr3tPassw0rd\n",
+	}
+	for p, v := range secrets {
+		files[p] = v
+	}
+	t.Cleanup(func() {
+		for p := range secrets {
+			delete(files, p)
+		}
+	})
+	// A view function that refuses secret material, as hone.Repo.View does.
+	refusing := func(p string, terms []string, budget int) (string, error) {
+		if p == "deploy/id_rsa" {
+			return "", &secret.Error{Path: p, Reason: secret.PrivateKey}
+		}
+		return viewOf(p, terms, budget)
+	}
+	notSent := map[string]string{
+		".env":           "not sent: " + secret.EnvFile,
+		"deploy/key.txt": "not sent: " + secret.PrivateKey,
+		"deploy/id_rsa":  "not sent: " + secret.PrivateKey,
+	}
+	masked := map[string]string{
+		"settings/prod.py":           "AWS_ACCESS_KEY_ID = 'AKIA********'",
+		"src/application.properties": "db.password=********",
+		"config/database.yml":        "password: ********",
+	}
 	for _, prov := range providers {
 		t.Run(prov, func(t *testing.T) {
 			var f *fake
 			f = newFake(t, prov, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
-			e := newEval(t, f.config())
-			evs, err := e.Evaluate(context.Background(), input(".env", "settings/prod.py", "auth/token.py"))
+			cfg := f.config()
+			cfg.SetDefaults()
+			e, err := New(cfg, fakeBase{}, refusing)
 			if err != nil {
 				t.Fatal(err)
 			}
+			evs, err := e.Evaluate(context.Background(), input(".env", "deploy/key.txt", "deploy/id_rsa",
+				"settings/prod.py", "src/application.properties", "config/database.yml", "auth/token.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw strings.Builder
 			for _, r := range f.seen() {
-				for _, secret := range []string{awsKey, "hunter2", ".env", "settings/prod.py"} {
-					if strings.Contains(r.Raw, secret) {
-						t.Errorf("the server saw %q", secret)
-					}
+				raw.WriteString(r.Raw)
+			}
+			for _, leak := range []string{awsKey, "hunter2", "s3cr3tPassw0rd", "b3BlbnNzaC1rZXkt", ".env", "deploy/"} {
+				if strings.Contains(raw.String(), leak) {
+					t.Errorf("the server saw %q", leak)
+				}
+			}
+			for p, want := range masked {
+				if !strings.Contains(raw.String(), want) {
+					t.Errorf("the server did not see %s masked as %q", p, want)
 				}
 			}
 			got := byPath(evs)
-			for _, p := range []string{".env", "settings/prod.py"} {
-				if !strings.HasPrefix(got[p].Reason, "not sent: looks like a secret") {
-					t.Errorf("%s reason = %q", p, got[p].Reason)
+			for p, want := range notSent {
+				if !strings.HasPrefix(got[p].Reason, want+"; local score kept") {
+					t.Errorf("%s reason = %q, want %q…", p, got[p].Reason, want)
 				}
 			}
-			if got["auth/token.py"].Relevance != 0.9 {
-				t.Errorf("token.py not judged: %+v", got["auth/token.py"])
+			for _, p := range []string{"settings/prod.py", "config/database.yml", "auth/token.py"} {
+				if got[p].Relevance != 0.9 {
+					t.Errorf("%s not judged: %+v", p, got[p])
+				}
 			}
-			if u := e.Usage(); u.NotSent != 2 {
-				t.Errorf("not sent = %d, want 2", u.NotSent)
+			if u := e.Usage(); u.NotSent != len(notSent) {
+				t.Errorf("not sent = %d, want %d", u.NotSent, len(notSent))
 			}
 		})
 	}

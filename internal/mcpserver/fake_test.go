@@ -161,11 +161,11 @@ func (f *fakeRepo) Start(ctx context.Context, task string, opts hone.RetrieveOpt
 	return loop.NewSession(ctx, task, f, fakeRefiner{}, opts.Loop)
 }
 
-func (f *fakeRepo) View(p string, terms []string, budget int) (string, error) {
+func (f *fakeRepo) View(p string, terms []string, opts hone.ViewOptions) (string, error) {
 	return fmt.Sprintf("%s (terms %s)", p, strings.Join(terms, ",")), nil
 }
 
-func (f *fakeRepo) Pack(res *hone.Result, budget int) (string, error) {
+func (f *fakeRepo) Pack(res *hone.Result, opts hone.PackOptions) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Context pack\n")
 	for _, e := range res.Files {

@@ -94,8 +94,8 @@ type backend interface {
 	Retrieve(ctx context.Context, task string, opts hone.RetrieveOptions) (*hone.Result, error)
 	Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error)
 	Start(ctx context.Context, task string, opts hone.RetrieveOptions) (*loop.Session, error)
-	View(path string, terms []string, budget int) (string, error)
-	Pack(res *hone.Result, budget int) (string, error)
+	View(path string, terms []string, opts hone.ViewOptions) (string, error)
+	Pack(res *hone.Result, opts hone.PackOptions) (string, error)
 }
 
 func openHone(ctx context.Context, dir string, opts hone.Options) (backend, error) {

@@ -24,6 +24,7 @@ type session struct {
 	loop    *loop.Session
 	pending []loop.Candidate // the candidates shown for the current cycle
 	budget  int              // Markdown pack budget for the result; 0: none
+	secrets bool             // show_secrets: excerpts and pack show secrets
 	started time.Time
 
 	lastUse time.Time // guarded by sessionStore.mu

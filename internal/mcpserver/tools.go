@@ -49,6 +49,7 @@ type RetrieveInput struct {
 	Threshold    float64 `json:"threshold,omitempty" jsonschema:"relevance in (0,1] a file needs to be listed in files (default 0.7)"`
 	BudgetTokens int     `json:"budget_tokens,omitempty" jsonschema:"when set, also return pack: a Markdown context pack of the relevant files' key parts within about this many tokens"`
 	IncludeTests bool    `json:"include_tests,omitempty" jsonschema:"do not down-weight test files (they are kept anyway when the task is about tests)"`
+	ShowSecrets  bool    `json:"show_secrets,omitempty" jsonschema:"show files that look like secret material (private keys, certificates, .env, credentials.json) and the values of credentials in pack and excerpts; by default such a file is listed with the reason (not shown: looks like a private key) and a credential value is masked as ********"`
 }
 
 // Result is a retrieval's answer, with the keys of `hone --json`.
@@ -130,6 +131,7 @@ type StartInput struct {
 	MaxCandidates int     `json:"max_candidates,omitempty" jsonschema:"candidates shown per cycle (default 15, at most 40)"`
 	BudgetTokens  int     `json:"budget_tokens,omitempty" jsonschema:"when set, the final result carries a Markdown context pack of about this many tokens"`
 	IncludeTests  bool    `json:"include_tests,omitempty" jsonschema:"do not down-weight test files"`
+	ShowSecrets   bool    `json:"show_secrets,omitempty" jsonschema:"show files that look like secret material (private keys, certificates, .env, credentials.json) and the values of credentials in pack and excerpts; by default such a file is listed with the reason (not shown: looks like a private key) and a credential value is masked as ********, for the whole session (the excerpts of start and judge and the final pack)"`
 }
 
 // JudgeInput is the input of judge.
@@ -163,7 +165,7 @@ func (s *Server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)}
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "retrieve_context", Title: "Find the files a task needs", Annotations: readOnly,
 		Description: `Find the files of the repository that matter for a coding task. Call this first, before reading or searching code, with the task in plain words (an issue, a bug report, a feature request; paste stack traces and names as they are).
-It runs hone's retrieval loop (search, judge, refine, up to 3 cycles) offline and returns JSON: files (relevant files, best first, each with path, relevance 0..1, reason and missing_context), ranked (every file judged), cycles (the trace: queries and refinements) and stopped (why it stopped). With budget_tokens it also returns pack, a Markdown context pack of the files' key parts within that budget, ready to read.
+It runs hone's retrieval loop (search, judge, refine, up to 3 cycles) offline and returns JSON: files (relevant files, best first, each with path, relevance 0..1, reason and missing_context), ranked (every file judged), cycles (the trace: queries and refinements) and stopped (why it stopped). With budget_tokens it also returns pack, a Markdown context pack of the files' key parts within that budget, ready to read; a file that looks like a secret (private key, certificate, .env, credentials) is listed there but not shown, and credential values are masked (db.password=********), unless show_secrets is true.
 Read the files in order of relevance; files below 0.5 are usually not needed. Takes well under a second on a warm repository.`},
 		s.retrieve)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the repository's index", Annotations: readOnly,
@@ -171,7 +173,7 @@ Read the files in order of relevance; files below 0.5 are usually not needed. Ta
 		s.search)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query).
+		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
 		s.start)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
@@ -206,7 +208,7 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 		return nil, nil, err
 	}
 	if in.BudgetTokens > 0 {
-		if out.Pack, err = repo.Pack(res, in.BudgetTokens); err != nil {
+		if out.Pack, err = repo.Pack(res, hone.PackOptions{Budget: in.BudgetTokens, ShowSecrets: in.ShowSecrets}); err != nil {
 			return nil, nil, fmt.Errorf("retrieve_context: pack: %w", err)
 		}
 	}
@@ -287,7 +289,7 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 	if err != nil {
 		return nil, nil, fmt.Errorf("start: %w", describe(err))
 	}
-	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens}
+	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens, secrets: in.ShowSecrets}
 	evicted, err := s.sessions.add(sess)
 	if err != nil {
 		return nil, nil, err
@@ -372,7 +374,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context) and call judge with session %q.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
-		view, err := sess.repo.View(c.Path, terms, excerptTokens)
+		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: excerptTokens, ShowSecrets: sess.secrets})
 		if err != nil {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
@@ -394,7 +396,7 @@ func (s *Server) finish(sess *session) *Step {
 	res.Stats = nil // a session's stats would only measure the agent's thinking time
 	next := "Done: read the files in result.files, best first."
 	if sess.budget > 0 {
-		if pack, err := sess.repo.Pack(hr, sess.budget); err != nil {
+		if pack, err := sess.repo.Pack(hr, hone.PackOptions{Budget: sess.budget, ShowSecrets: sess.secrets}); err != nil {
 			next += " (no pack: " + err.Error() + ")"
 		} else {
 			res.Pack = pack

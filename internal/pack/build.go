@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
 )
@@ -31,39 +32,38 @@ const (
 // Build writes a Markdown context pack for task: files best first (by
 // relevance; ties keep their order), each with its relevance, reason, missing
 // context and either the whole file or its excerpts for terms, numbered,
-// within budget tokens (budget <= 0: no limit). defsOf gives a file's
-// definitions (nil: none). A file is shown with some of its lines or not at
-// all; files that do not fit are named at the end (a later, smaller file may
-// still fit after a larger one was left out);
-// unreadable ones (binary, deleted) are named too. A path leaving root is an
-// error.
-func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, budget int) (string, error) {
-	limit := limitBytes(budget)
+// within opts.Budget tokens. defsOf gives a file's definitions (nil: none). A
+// file is shown with some of its lines or not at all; a file that looks like
+// secret material is listed with the reason and never shown, unless
+// opts.ShowSecrets. The footer names the files that do not fit (a later,
+// smaller file may still fit after a larger one was left out; when none fits
+// it says the budget is too small), the unreadable ones (binary, deleted) and
+// those whose credential values were masked; the header gives way to it, so
+// the footer is there at any budget that can hold the title and one line. A
+// path leaving root is an error.
+func Build(root, task string, files []loop.Evaluation, terms []string, defsOf func(path string) []syntax.Tag, opts Options) (string, error) {
+	limit := limitBytes(opts.Budget)
 	order := append([]loop.Evaluation(nil), files...)
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Relevance > order[j].Relevance })
 
-	var b strings.Builder
-	taskCap := maxTaskBytes
-	if limit >= 0 {
-		taskCap = min(taskCap, limit/4)
-	}
-	header := "# Context for the task\n\n" + quote(task, taskCap) + "\n\n"
-	if !fits(0, len(header), limit) {
-		return cut(header, limit), nil
-	}
-	b.WriteString(header)
-
 	footerLimit := footerCap
 	if limit >= 0 {
-		footerLimit = min(footerCap, limit/8)
+		footerLimit = max(min(footerCap, limit/8), len(noRoomLabel(opts.Budget))+len(": 99 files\n"))
 	}
-	var omitted, skipped []string
+	var b strings.Builder
+	b.WriteString(header(task, limit, footerLimit))
+	if !fits(0, b.Len(), limit) {
+		return cut(b.String(), limit), nil
+	}
+
+	var omitted, skipped, masked []string
+	shown := 0
 	for i, e := range order {
 		used := b.Len()
 		avail := -1
 		if limit >= 0 {
 			reserve := 0
-			if i < len(order)-1 || len(omitted) > 0 || len(skipped) > 0 {
+			if i < len(order)-1 || len(omitted) > 0 || len(skipped) > 0 || len(masked) > 0 {
 				reserve = footerLimit
 			}
 			avail = max(0, limit-used-reserve)
@@ -73,9 +73,20 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 			omitted = append(omitted, e.Path)
 			continue
 		}
-		data, err := readFile(root, e.Path)
+		data, err := read(root, e.Path, opts.ShowSecrets)
 		if errors.Is(err, ErrOutsideRoot) {
 			return "", err
+		}
+		var withheld *secret.Error
+		if errors.As(err, &withheld) {
+			note := "_not shown: " + withheld.Reason + "_\n\n"
+			if !fits(0, len(sec)+len(note), avail) {
+				omitted = append(omitted, e.Path)
+				continue
+			}
+			b.WriteString(sec + note)
+			shown++
+			continue
 		}
 		if err != nil {
 			skipped = append(skipped, e.Path)
@@ -89,20 +100,50 @@ func Build(root, task string, files []loop.Evaluation, terms []string, defsOf fu
 		if avail >= 0 && i < len(order)-1 {
 			share = max(len(sec), int(float64(avail)*partsShare))
 		}
-		text := body(newFile(e.Path, data, terms, defs), share-len(sec), avail < 0)
+		text, wasMasked := body(newFile(e.Path, data, terms, defs, opts.ShowSecrets), share-len(sec), avail < 0)
 		if text == "" {
 			omitted = append(omitted, e.Path)
 			continue
 		}
 		b.WriteString(sec)
 		b.WriteString(text)
+		shown++
+		if wasMasked {
+			masked = append(masked, e.Path)
+		}
 	}
-	footerRoom := footerLimit
+	footerRoom := footerCap // the footer comes last: it may take what the files left
 	if limit >= 0 {
-		footerRoom = min(footerLimit, limit-b.Len())
+		footerRoom = min(footerCap, limit-b.Len())
 	}
-	b.WriteString(footer(omitted, skipped, footerRoom))
+	omittedLabel := "omitted for budget"
+	if shown == 0 && limit >= 0 {
+		omittedLabel = noRoomLabel(opts.Budget)
+	}
+	b.WriteString(footer([]footerList{
+		{omittedLabel, omitted}, {"unreadable", skipped}, {"credential values masked in", masked},
+	}, footerRoom))
 	return cut(b.String(), limit), nil
+}
+
+// noRoomLabel says why every file was left out.
+func noRoomLabel(budget int) string {
+	return fmt.Sprintf("omitted, no file fits in %d tokens", budget)
+}
+
+// header prints the title and the task, quoted within maxTaskBytes, a
+// quarter of limit and what footerLimit leaves (-1: no limit); the task is
+// left out when no line of it fits.
+func header(task string, limit, footerLimit int) string {
+	const title = "# Context for the task\n\n"
+	taskCap := maxTaskBytes
+	if limit >= 0 {
+		taskCap = min(taskCap, limit/4, limit-len(title)-footerLimit-len("> \n\n"))
+	}
+	if taskCap < len("> x …") {
+		return title
+	}
+	return title + quote(task, taskCap) + "\n\n"
 }
 
 // quote prints the task as a Markdown quote of at most limit bytes.
@@ -121,7 +162,7 @@ func quote(task string, limit int) string {
 // sectionHead prints a file's heading, reason and missing context.
 func sectionHead(e loop.Evaluation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s (relevance %.2f)\n\n", e.Path, e.Relevance)
+	fmt.Fprintf(&b, "## %s (relevance %.2f)\n\n", LinePath(filepath.ToSlash(e.Path)), e.Relevance)
 	if r := strings.TrimSpace(e.Reason); r != "" {
 		b.WriteString(r + "\n\n")
 	}
@@ -132,49 +173,53 @@ func sectionHead(e loop.Evaluation) string {
 }
 
 // body prints the whole file or its excerpts in a fenced block within limit
-// bytes; unlimited ignores limit. It returns "" when nothing fits.
-func body(f *file, limit int, unlimited bool) string {
+// bytes, and whether a line it printed was masked; unlimited ignores limit.
+// It returns "" when nothing fits. A large file is not printed whole to be
+// measured: wholeSize stands in until the whole file is the choice.
+func body(f *file, limit int, unlimited bool) (string, bool) {
 	if unlimited {
 		limit = -1
 	}
 	if len(f.lines) == 0 {
 		note := "_empty file_\n\n"
 		if fits(0, len(note), limit) {
-			return note
+			return note, false
 		}
-		return ""
+		return "", false
 	}
 	lang := Language(f.path)
 	fence := fenceFor(f.lines)
 	block := func(note, text string) string {
 		return note + fence + lang + "\n" + text + fence + "\n\n"
 	}
-	whole := f.whole()
-	if Tokens(whole) <= wholeFileTokens {
-		s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole)
-		if fits(0, len(s), limit) {
-			return s
+	wholeNote := fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines))
+	size := f.wholeSize()
+	if (size+BytesPerToken-1)/BytesPerToken <= wholeFileTokens {
+		whole, masked := f.whole()
+		if s := block(wholeNote, whole); Tokens(whole) <= wholeFileTokens && fits(0, len(s), limit) {
+			return s, masked
 		}
 	}
 	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
 	overhead := len(block(note, ""))
 	if !fits(0, overhead, limit) {
-		return ""
+		return "", false
 	}
 	room := -1
 	if limit >= 0 {
 		room = limit - overhead
 	}
-	ex := f.excerpt(f.pieces(true), room)
+	ex, exMasked := f.excerpt(f.pieces(true), room)
 	if ex == "" {
-		return ""
+		return "", false
 	}
-	if float64(len(ex)) >= wholeIfCovered*float64(len(whole)) {
-		if s := block(fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), whole); fits(0, len(s), limit) {
-			return s
+	if float64(len(ex)) >= wholeIfCovered*float64(size) {
+		whole, masked := f.whole()
+		if s := block(wholeNote, whole); fits(0, len(s), limit) {
+			return s, masked
 		}
 	}
-	return block(note, ex)
+	return block(note, ex), exMasked
 }
 
 // fenceFor returns a backtick fence longer than any run of backticks in lines.
@@ -194,19 +239,21 @@ func fenceFor(lines []string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-// footer names the files left out, within limit bytes: as many names as fit,
-// then a count.
-func footer(omitted, skipped []string, limit int) string {
+// footerList is one line of the footer: a label and the files it names.
+type footerList struct {
+	label string
+	paths []string
+}
+
+// footer prints its lists within limit bytes: as many names as fit, then a
+// count.
+func footer(lists []footerList, limit int) string {
 	var b strings.Builder
-	for _, l := range []struct {
-		label string
-		paths []string
-	}{{"omitted for budget", omitted}, {"unreadable", skipped}} {
+	for _, l := range lists {
 		if len(l.paths) == 0 {
 			continue
 		}
-		line := listLine(l.label, l.paths, limit-b.Len())
-		b.WriteString(line)
+		b.WriteString(listLine(l.label, l.paths, limit-b.Len()))
 	}
 	return b.String()
 }
@@ -215,7 +262,7 @@ func footer(omitted, skipped []string, limit int) string {
 func listLine(label string, paths []string, limit int) string {
 	names := make([]string, len(paths))
 	for i, p := range paths {
-		names[i] = filepath.ToSlash(p)
+		names[i] = LinePath(filepath.ToSlash(p))
 	}
 	full := label + ": " + strings.Join(names, ", ") + "\n"
 	if len(full) <= limit {

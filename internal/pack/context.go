@@ -1,11 +1,13 @@
 package pack
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
 )
@@ -95,8 +97,8 @@ type ContextInput struct {
 	Files []File
 	// Terms are the words excerpts match (the task's keywords).
 	Terms []string
-	// Read reads a file (refusing paths outside the root); nil reads under
-	// Root.
+	// Read reads a file (refusing paths outside the root, and secret
+	// material with a *secret.Error); nil reads under Root.
 	Read func(path string) ([]byte, error)
 	Root string
 }
@@ -117,11 +119,22 @@ type packFile struct {
 	units    []unit
 	chosen   []bool // by line, 1-based
 	opened   bool
-	n, runs  int  // chosen lines, and runs of them
-	body     int  // bytes of the chosen lines as excerpts print them
-	small    bool // small enough to show whole
+	withheld string // the note of a file not shown (secret material)
+	n, runs  int    // chosen lines, and runs of them
+	body     int    // bytes of the chosen lines as excerpts print them
+	small    bool   // small enough to show whole
 	fenceS   string
 	wholeLen int
+}
+
+// masked reports whether a line shown had a credential value masked.
+func (pf *packFile) masked() bool {
+	for l := 1; l <= len(pf.f.lines); l++ {
+		if pf.chosen[l] && pf.f.isMasked(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // fence returns the file's code fence, computed once.
@@ -147,27 +160,24 @@ func contextHead(e loop.Evaluation, short bool) string {
 	return sectionHead(e)
 }
 
-// Context writes a Markdown context pack of in within budget tokens (see
-// Filling the budget); budget <= 0 means no limit.
-func Context(in ContextInput, budget int) (string, error) {
-	limit := limitBytes(budget)
-	var b strings.Builder
-	taskCap := maxTaskBytes
-	if limit >= 0 {
-		taskCap = min(taskCap, limit/4)
-	}
-	header := "# Context for the task\n\n" + quote(in.Task, taskCap) + "\n\n"
-	if !fits(0, len(header), limit) {
-		return cut(header, limit), nil
-	}
-	b.WriteString(header)
+// Context writes a Markdown context pack of in within opts.Budget tokens
+// (see Filling the budget). A file that looks like secret material is
+// listed with the reason and never shown, and credential values are
+// masked, unless opts.ShowSecrets.
+func Context(in ContextInput, opts Options) (string, error) {
+	limit := limitBytes(opts.Budget)
 	footerLimit := footerCap
 	if limit >= 0 {
-		footerLimit = min(footerCap, limit/8)
+		footerLimit = max(min(footerCap, limit/8), len(noRoomLabel(opts.Budget))+len(": 99 files\n"))
 	}
-	read := in.Read
-	if read == nil {
-		read = func(p string) ([]byte, error) { return readFile(in.Root, p) }
+	var b strings.Builder
+	b.WriteString(header(in.Task, limit, footerLimit))
+	if !fits(0, b.Len(), limit) {
+		return cut(b.String(), limit), nil
+	}
+	readFn := in.Read
+	if readFn == nil {
+		readFn = func(p string) ([]byte, error) { return read(in.Root, p, opts.ShowSecrets) }
 	}
 
 	var files []*packFile
@@ -179,18 +189,25 @@ func Context(in ContextInput, budget int) (string, error) {
 		if !fi.Selected && fi.Relevance < minPackRelevance {
 			continue
 		}
-		data, err := read(fi.Path)
-		if err != nil {
-			if isOutside(err) {
-				return "", err
-			}
+		data, err := readFn(fi.Path)
+		var withheld *secret.Error
+		switch {
+		case errors.As(err, &withheld):
+			pf := &packFile{in: fi, f: &file{path: fi.Path}, withheld: "_not shown: " + withheld.Reason + "_\n\n", small: true}
+			pf.head = contextHead(fi.Evaluation, !fi.Selected)
+			pf.chosen = make([]bool, 2)
+			files = append(files, pf)
+			continue
+		case errors.Is(err, ErrOutsideRoot):
+			return "", err
+		case err != nil:
 			skipped = append(skipped, fi.Path)
 			continue
 		}
-		pf := &packFile{in: fi, f: newFile(fi.Path, data, in.Terms, fi.Defs)}
+		pf := &packFile{in: fi, f: newFile(fi.Path, data, in.Terms, fi.Defs, opts.ShowSecrets)}
 		pf.head = contextHead(fi.Evaluation, !fi.Selected)
 		pf.chosen = make([]bool, len(pf.f.lines)+2)
-		pf.small = len(pf.f.lines) == 0 || Tokens(pf.f.whole()) <= wholeFileTokens
+		pf.small = len(pf.f.lines) == 0 || (pf.f.wholeSize()+BytesPerToken-1)/BytesPerToken <= wholeFileTokens
 		pf.units = pf.f.score(pf.f.units(), fi.Evidence)
 		files = append(files, pf)
 	}
@@ -275,7 +292,7 @@ func Context(in ContextInput, budget int) (string, error) {
 			continue
 		}
 		before := pf.size()
-		if float64(before) < wholeIfCovered*float64(len(pf.f.whole())) {
+		if pf.withheld != "" || float64(before) < wholeIfCovered*float64(pf.f.wholeSize()) {
 			continue
 		}
 		var added []int
@@ -294,20 +311,31 @@ func Context(in ContextInput, budget int) (string, error) {
 		}
 	}
 
-	var omitted []string
+	var omitted, masked []string
+	shown := 0
 	for _, pf := range files {
 		if !pf.opened {
 			omitted = append(omitted, pf.in.Path)
 			continue
 		}
+		shown++
 		b.WriteString(pf.head)
 		b.WriteString(pf.render())
+		if pf.masked() {
+			masked = append(masked, pf.in.Path)
+		}
 	}
-	footerRoom := footerLimit
+	footerRoom := footerCap // the footer comes last: it may take what the files left
 	if limit >= 0 {
-		footerRoom = min(footerLimit, limit-b.Len())
+		footerRoom = min(footerCap, limit-b.Len())
 	}
-	b.WriteString(footer(omitted, skipped, footerRoom))
+	omittedLabel := "omitted for budget"
+	if shown == 0 && limit >= 0 {
+		omittedLabel = noRoomLabel(opts.Budget)
+	}
+	b.WriteString(footer([]footerList{
+		{omittedLabel, omitted}, {"unreadable", skipped}, {"credential values masked in", masked},
+	}, footerRoom))
 	return cut(b.String(), limit), nil
 }
 
@@ -321,11 +349,6 @@ func rankPrior(rank int) float64 {
 		return rankPriorSecond
 	}
 	return rankPriorSecond * math.Pow(2/float64(rank), rankPriorDecay)
-}
-
-// isOutside reports whether err refuses a path outside the root.
-func isOutside(err error) bool {
-	return err != nil && strings.Contains(err.Error(), ErrOutsideRoot.Error())
 }
 
 // unitLines lists the lines that show u: all of them, or, when they cost
@@ -421,7 +444,8 @@ func (pf *packFile) size() int {
 	body, runs := pf.body, pf.runs
 	if pf.n == len(f.lines) {
 		if pf.wholeLen == 0 {
-			pf.wholeLen = len(f.whole())
+			whole, _ := f.whole()
+			pf.wholeLen = len(whole)
 		}
 		note, body, runs = fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), pf.wholeLen, 1
 	}
@@ -434,10 +458,13 @@ func (pf *packFile) size() int {
 func (pf *packFile) render() string {
 	f := pf.f
 	if len(f.lines) == 0 {
-		if pf.chosen[1] {
-			return "_empty file_\n\n"
+		switch {
+		case !pf.chosen[1]:
+			return ""
+		case pf.withheld != "":
+			return pf.withheld
 		}
-		return ""
+		return "_empty file_\n\n"
 	}
 	n := 0
 	for l := 1; l <= len(f.lines); l++ {
@@ -451,7 +478,8 @@ func (pf *packFile) render() string {
 	lang := Language(f.path)
 	fence := pf.fence()
 	if n == len(f.lines) {
-		return fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + f.whole() + fence + "\n\n"
+		whole, _ := f.whole()
+		return fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + whole + fence + "\n\n"
 	}
 	var b strings.Builder
 	prev := 0

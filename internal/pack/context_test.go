@@ -19,7 +19,7 @@ func TestPackFileSize(t *testing.T) {
 	for i := range 120 {
 		fmt.Fprintf(&src, "line %d %s\n", i, strings.Repeat("x", i%300))
 	}
-	f := newFile("a.py", []byte(src.String()), nil, nil)
+	f := newFile("a.py", []byte(src.String()), nil, nil, false)
 	rng := rand.New(rand.NewSource(1))
 	for trial := range 200 {
 		pf := &packFile{f: f, chosen: make([]bool, len(f.lines)+2)}
@@ -78,7 +78,7 @@ func TestContextAimsAtTheNamedDefinition(t *testing.T) {
 			{Evaluation: loop.Evaluation{Path: "small.py", Relevance: 0.5, Reason: "bm25"}},
 		}}
 	for _, budget := range []int{300, 1000, 4000} {
-		got, err := Context(in, budget)
+		got, err := Context(in, Options{Budget: budget})
 		if err != nil {
 			t.Fatal(err)
 		}

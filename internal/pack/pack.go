@@ -48,6 +48,26 @@
 // small, or when its excerpts would hold most of it anyway) or its excerpts; at the end it names the files left out for the
 // budget.
 //
+// # Secrets
+//
+// What View and Build print goes to a model, so by default they never show
+// a secret (package secret decides what is one). A file that is secret
+// material (a private key, a keystore, a .env file, credentials.json, …) is
+// not shown: View returns a *secret.Error, and Build lists the file with the
+// reason, "_not shown: looks like a private key_". On every other file the
+// value of a credential is masked on each line before the line is measured or
+// printed, so budgets count the text as printed: "db.password=********". The
+// terms are matched on the lines as they are, and a line is masked only when
+// an excerpt weighs or prints it, so a large file costs little more than the
+// lines it shows. Build's footer names the files whose shown lines were
+// masked. Options.ShowSecrets turns both off.
+//
+// # Paths
+//
+// A path is printed on one line: one holding a control character (a newline
+// in a file name) or starting with a double quote is printed as a Go quoted
+// string (LinePath), as git quotes such paths.
+//
 // The functions read files under a root and refuse paths that leave it
 // (absolute paths, "..", symlinks pointing outside) with ErrOutsideRoot. They
 // are safe for concurrent use.
@@ -62,8 +82,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
 )
@@ -110,6 +132,26 @@ var (
 	ErrOutsideRoot = errors.New("pack: path outside the root")
 	ErrBinary      = errors.New("pack: binary file")
 )
+
+// Options control View and Build. The zero value shows no secret and sets no
+// budget.
+type Options struct {
+	// Budget bounds the output in tokens, estimated as Tokens does (<= 0:
+	// no limit).
+	Budget int
+	// ShowSecrets shows files that look like secret material and the values
+	// of credentials as they are.
+	ShowSecrets bool
+}
+
+// LinePath returns p as one line: itself, or quoted (strconv.Quote) when it
+// holds a control character such as a newline or starts with a double quote.
+func LinePath(p string) string {
+	if strings.HasPrefix(p, `"`) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
+}
 
 // Tokens estimates the number of tokens of s: ceil(len(s)/BytesPerToken).
 func Tokens(s string) int {
@@ -171,6 +213,20 @@ func readFile(root, path string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s", ErrBinary, path)
 	}
 	return data, nil
+}
+
+// read reads root/path as readFile does and, unless showSecrets, refuses a
+// file that looks like secret material with a *secret.Error. A binary file
+// is judged by its name alone, so that a keystore says what it is.
+func read(root, path string, showSecrets bool) ([]byte, error) {
+	data, err := readFile(root, path)
+	if showSecrets || (err != nil && !errors.Is(err, ErrBinary)) {
+		return data, err
+	}
+	if reason := secret.File(path, data); reason != "" {
+		return nil, &secret.Error{Path: path, Reason: reason}
+	}
+	return data, err
 }
 
 // splitLines splits text into lines without their "\n" or "\r\n".
@@ -252,10 +308,29 @@ type file struct {
 	count []int // lines matching each term
 	defs  []syntax.Tag
 	costs []int // lineCost by line number, 0 until computed
+	// masker masks lines as they are printed; nil shows them as they are.
+	masker *secret.Masker
+	// state[i] is 0 until line i+1 was masked, then lineAsIs or lineMasked.
+	state []uint8
 }
 
-func newFile(path string, data []byte, terms []string, defs []syntax.Tag) *file {
+// States of a line's masking.
+const (
+	lineAsIs uint8 = 1 + iota
+	lineMasked
+)
+
+// newFile splits data into lines, masking credential values unless
+// showSecrets, and finds the terms on them.
+func newFile(path string, data []byte, terms []string, defs []syntax.Tag, showSecrets bool) *file {
 	f := &file{path: path, lines: splitLines(data), terms: normTerms(terms)}
+	if !showSecrets {
+		// No prefilter of the whole file (secret.For's content): only the
+		// lines an excerpt weighs are masked, and they are few.
+		m := secret.For(path, nil)
+		f.masker = &m
+		f.state = make([]uint8, len(f.lines))
+	}
 	f.width = len(strconv.Itoa(max(1, len(f.lines))))
 	f.count = make([]int, len(f.terms))
 	f.hits = make([][]int, len(f.lines))
@@ -306,9 +381,26 @@ func (f *file) matched() bool {
 	return false
 }
 
+// text returns line n (1-based) as it is printed: masked, unless secrets
+// are shown. The terms were matched before.
+func (f *file) text(n int) string {
+	if f.masker == nil || f.state[n-1] != 0 {
+		return f.lines[n-1]
+	}
+	f.state[n-1] = lineAsIs
+	if out, ok := f.masker.Line(f.lines[n-1]); ok {
+		f.lines[n-1] = out
+		f.state[n-1] = lineMasked
+	}
+	return f.lines[n-1]
+}
+
+// isMasked reports whether line n was printed with a value masked.
+func (f *file) isMasked(n int) bool { return f.state != nil && f.state[n-1] == lineMasked }
+
 // renderLine prints line n (1-based) with its number, cut at maxLineBytes.
 func (f *file) renderLine(n int, cut bool) string {
-	l := f.lines[n-1]
+	l := f.text(n)
 	if cut && len(l) > maxLineBytes {
 		i := maxLineBytes
 		for i > 0 && !utf8.RuneStart(l[i]) {
@@ -331,13 +423,29 @@ func (f *file) lineCost(n int) int {
 	return f.costs[n]
 }
 
-// whole prints every line with its number.
-func (f *file) whole() string {
+// whole prints every line with its number, and whether one was masked.
+func (f *file) whole() (string, bool) {
 	var b strings.Builder
+	masked := false
 	for n := 1; n <= len(f.lines); n++ {
 		b.WriteString(f.renderLine(n, false))
+		masked = masked || f.isMasked(n)
 	}
-	return b.String()
+	return b.String(), masked
+}
+
+// wholeSize is the size whole would print, without masking a line that was
+// not masked yet (masking changes a line by a few bytes).
+func (f *file) wholeSize() int {
+	n := 0
+	for _, l := range f.lines {
+		if l = strings.TrimRight(l, " \t"); l == "" {
+			n += f.width + len(" |\n")
+		} else {
+			n += f.width + len(" | \n") + len(l)
+		}
+	}
+	return n
 }
 
 // piece is a run of lines [from, to] (1-based, inclusive) and its worth.
@@ -417,9 +525,10 @@ func (f *file) enclosing(line int) []int {
 }
 
 // excerpt chooses pieces greedily by value within limit bytes (-1: no limit)
-// and prints the chosen lines in order. The size estimate counts a separator
-// per piece, so the printed text is never larger than the estimate.
-func (f *file) excerpt(ps []piece, limit int) string {
+// and prints the chosen lines in order, and says whether one was masked. The
+// size estimate counts a separator per piece, so the printed text is never
+// larger than the estimate.
+func (f *file) excerpt(ps []piece, limit int) (string, bool) {
 	chosen := make([]bool, len(f.lines)+1)
 	used := 0
 	for _, p := range ps {
@@ -439,6 +548,7 @@ func (f *file) excerpt(ps []piece, limit int) string {
 	}
 	var b strings.Builder
 	prev := 0
+	masked := false
 	for l := 1; l <= len(f.lines); l++ {
 		if !chosen[l] {
 			continue
@@ -447,9 +557,10 @@ func (f *file) excerpt(ps []piece, limit int) string {
 			b.WriteString(separator)
 		}
 		b.WriteString(f.renderLine(l, true))
+		masked = masked || f.isMasked(l)
 		prev = l
 	}
-	return b.String()
+	return b.String(), masked
 }
 
 // defLabel prints a definition as "kind Parent.Name:line".
@@ -570,20 +681,22 @@ func cut(s string, limit int) string {
 
 // View returns a compact view of root/path for a judge: a line with the path,
 // language and length, the lines matching each term, the definitions, and the
-// matching lines with a line of context, numbered, within budget tokens
-// (budget <= 0: no limit). defs are the file's definitions (nil: none shown).
-func View(root, path string, terms []string, defs []syntax.Tag, budget int) (string, error) {
-	data, err := readFile(root, path)
+// matching lines with a line of context, numbered, within opts.Budget tokens.
+// defs are the file's definitions (nil: none shown). A file that looks like
+// secret material is a *secret.Error (errors.Is(err, secret.ErrSecret))
+// unless opts.ShowSecrets.
+func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (string, error) {
+	data, err := read(root, path, opts.ShowSecrets)
 	if err != nil {
 		return "", err
 	}
-	f := newFile(path, data, terms, defs)
+	f := newFile(path, data, terms, defs, opts.ShowSecrets)
 	lang := Language(path)
 	if lang == "" {
 		lang = "text"
 	}
-	limit := limitBytes(budget)
-	head := fmt.Sprintf("%s (%s, %d lines)\n", filepath.ToSlash(path), lang, len(f.lines)) + f.matchesLine()
+	limit := limitBytes(opts.Budget)
+	head := fmt.Sprintf("%s (%s, %d lines)\n", LinePath(filepath.ToSlash(path)), lang, len(f.lines)) + f.matchesLine()
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil
 	}
@@ -593,7 +706,7 @@ func View(root, path string, terms []string, defs []syntax.Tag, budget int) (str
 	}
 	ps := f.pieces(false)
 	allDefs := f.defsLine(-1)
-	allLines := f.excerpt(ps, -1)
+	allLines, _ := f.excerpt(ps, -1)
 	if fits(0, len(allDefs)+len(allLines), rest) {
 		return head + allDefs + allLines, nil
 	}
@@ -601,5 +714,6 @@ func View(root, path string, terms []string, defs []syntax.Tag, budget int) (str
 	// excerpt needs less; the excerpt gets the rest.
 	defsLimit := max(rest/2, rest-len(allLines))
 	defsLine := f.defsLine(defsLimit)
-	return head + defsLine + f.excerpt(ps, rest-len(defsLine)), nil
+	lines, _ := f.excerpt(ps, rest-len(defsLine))
+	return head + defsLine + lines, nil
 }

@@ -3,6 +3,7 @@ package pack
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
 )
@@ -95,7 +97,7 @@ func TestView(t *testing.T) {
 		{"ts-camel", "web/app.ts", []string{"token"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := View(repo, tc.path, tc.terms, defsOf(tc.path), tc.budget)
+			got, err := View(repo, tc.path, tc.terms, defsOf(tc.path), Options{Budget: tc.budget})
 			if err != nil {
 				t.Fatalf("View(%q) error: %v", tc.path, err)
 			}
@@ -108,7 +110,7 @@ func TestView(t *testing.T) {
 }
 
 func TestViewMatchesIdentifierParts(t *testing.T) {
-	got, err := View(repo, "web/app.ts", []string{"TOKEN"}, nil, 0)
+	got, err := View(repo, "web/app.ts", []string{"TOKEN"}, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +154,13 @@ func TestViewErrors(t *testing.T) {
 		{repo, "assets/logo.bin", ErrBinary},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			_, err := View(tc.root, tc.path, []string{"x"}, nil, 0)
+			_, err := View(tc.root, tc.path, []string{"x"}, nil, Options{})
 			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Errorf("View(%q) error = %v, want %v", tc.path, err, tc.want)
 			}
 		})
 	}
-	if _, err := View(root, "inside.py", nil, nil, 0); err != nil {
+	if _, err := View(root, "inside.py", nil, nil, Options{}); err != nil {
 		t.Errorf("View(inside.py) (a symlink within the root) error: %v", err)
 	}
 }
@@ -181,7 +183,7 @@ func TestBuild(t *testing.T) {
 		budget int
 	}{{"unlimited", 0}, {"2000", 2000}, {"700", 700}, {"200", 200}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, tc.budget)
+			got, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, Options{Budget: tc.budget})
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
@@ -194,7 +196,7 @@ func TestBuild(t *testing.T) {
 }
 
 func TestBuildOmitsAndOrders(t *testing.T) {
-	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, 300)
+	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +217,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	long := strings.Repeat("token expiry ", 500)
 	for budget := 1; budget <= 3000; budget += 37 {
 		for _, task := range []string{fixtureTask, long} {
-			got, err := Build(repo, task, fixtureFiles, terms, defsOf, budget)
+			got, err := Build(repo, task, fixtureFiles, terms, defsOf, Options{Budget: budget})
 			if err != nil {
 				t.Fatalf("Build(budget %d): %v", budget, err)
 			}
@@ -224,7 +226,7 @@ func TestBudgetNeverExceeded(t *testing.T) {
 			}
 		}
 		for _, p := range []string{"src/auth/tokens.py", "src/big/handlers.py", "README.md"} {
-			got, err := View(repo, p, terms, defsOf(p), budget)
+			got, err := View(repo, p, terms, defsOf(p), Options{Budget: budget})
 			if err != nil {
 				t.Fatalf("View(%q, budget %d): %v", p, budget, err)
 			}
@@ -244,7 +246,7 @@ func TestBuildWholeWhenExcerptsCoverMost(t *testing.T) {
 		{[]string{"token"}, "_excerpts of 219 lines_"},
 		{[]string{"request", "data", "status", "handler", "kind"}, "_whole file, 219 lines_"},
 	} {
-		got, err := Build(repo, "task", files, tc.terms, defsOf, 0)
+		got, err := Build(repo, "task", files, tc.terms, defsOf, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +258,7 @@ func TestBuildWholeWhenExcerptsCoverMost(t *testing.T) {
 
 func TestBuildRefusesEscape(t *testing.T) {
 	files := []loop.Evaluation{{Path: "../pack.go", Relevance: 0.9}}
-	if _, err := Build(repo, "task", files, nil, nil, 0); !errors.Is(err, ErrOutsideRoot) {
+	if _, err := Build(repo, "task", files, nil, nil, Options{}); !errors.Is(err, ErrOutsideRoot) {
 		t.Errorf("Build(../pack.go) error = %v, want ErrOutsideRoot", err)
 	}
 }
@@ -279,5 +281,221 @@ func TestLanguage(t *testing.T) {
 		if got := Language(tc.path); got != tc.want {
 			t.Errorf("Language(%q) = %q, want %q", tc.path, got, tc.want)
 		}
+	}
+}
+
+// Fake secrets for the fixture below, built at run time so that no scanner
+// flags this file.
+var (
+	fakeKey = "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF\n-----END RSA PRIVATE KEY-----\n"
+	fakeAWS = "AKIA" + "IOSFODNN7EXAMPLE"
+)
+
+// secretRepo is a repository holding secret material and credentials next
+// to code, as in the issue: a private key and a certificate, .env and
+// credentials.json, and the two configuration lines the LLM filter missed.
+func secretRepo(t *testing.T) (string, []loop.Evaluation) {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"deploy/id_rsa":    fakeKey,
+		"certs/server.pem": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYz\n-----END CERTIFICATE-----\n",
+		".env":             "DATABASE_URL=postgres://app:hunter2@db:5432/app\nAPI_KEY=q8Zr2Lx9Vb4Nt7Pw\n",
+		"credentials.json": `{"aws_access_key_id": "` + fakeAWS + `", "aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG"}` + "\n",
+		"config/database.yml": "production:\n  adapter: postgresql\n  username: app\n  password: s3cr3tPassw0rd\n" +
+			"  host: <%= ENV['DB_HOST'] %>\n",
+		"src/main/resources/application.properties": "db.url=jdbc:postgresql://db:5432/app\ndb.user=app\ndb.password=hunter2secret\n",
+		"app/keys.py": "import os\n\n\ndef load_private_key(path):\n    \"\"\"Load the private key at path.\"\"\"\n" +
+			"    password = os.environ.get('KEY_PASSWORD')\n    if not password:\n        return open(path).read()\n" +
+			"    return decrypt(open(path).read(), password=password)\n",
+	}
+	var evals []loop.Evaluation
+	rel := 0.95
+	for _, p := range []string{"deploy/id_rsa", "certs/server.pem", "app/keys.py", ".env", "credentials.json",
+		"config/database.yml", "src/main/resources/application.properties"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(files[p]), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		evals = append(evals, loop.Evaluation{Path: p, Relevance: rel, Reason: "names " + filepath.Base(p)})
+		rel -= 0.05
+	}
+	return root, evals
+}
+
+// leaks are the secret values of secretRepo.
+var leaks = []string{"MIIEowIBAAKCAQEA", "MIIBszCCAVmg", "hunter2", "q8Zr2Lx9Vb4Nt7Pw", fakeAWS, "wJalrXUtnFEMI",
+	"s3cr3tPassw0rd", "hunter2secret"}
+
+func TestBuildSecrets(t *testing.T) {
+	root, evals := secretRepo(t)
+	terms := []string{"private", "key", "password", "api_key", "database_url"}
+	for _, budget := range []int{0, 2000, 400} {
+		t.Run(strconv.Itoa(budget), func(t *testing.T) {
+			got, err := Build(root, "fix the private key loading in id_rsa and server.pem", evals, terms, nil, Options{Budget: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range leaks {
+				if strings.Contains(got, s) {
+					t.Errorf("Build(budget %d) shows %q:\n%s", budget, s, got)
+				}
+			}
+			if budget == 0 {
+				golden(t, "build-secrets.golden", got)
+			}
+		})
+	}
+	shown, err := Build(root, "task", evals, terms, nil, Options{ShowSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range leaks {
+		if !strings.Contains(shown, s) {
+			t.Errorf("Build(ShowSecrets) lacks %q", s)
+		}
+	}
+	if strings.Contains(shown, "not shown") || strings.Contains(shown, secret.Masked) {
+		t.Errorf("Build(ShowSecrets) still hides something:\n%s", shown)
+	}
+}
+
+func TestViewSecrets(t *testing.T) {
+	root, _ := secretRepo(t)
+	for _, tc := range []struct {
+		path, want string // want: the reason, or "" for a view
+	}{
+		{"deploy/id_rsa", secret.PrivateKey},
+		{"certs/server.pem", secret.Certificate},
+		{".env", secret.EnvFile},
+		{"credentials.json", secret.Credentials},
+		{"config/database.yml", ""},
+		{"src/main/resources/application.properties", ""},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			got, err := View(root, tc.path, []string{"password", "key"}, nil, Options{})
+			var se *secret.Error
+			switch {
+			case tc.want != "" && (!errors.As(err, &se) || se.Reason != tc.want):
+				t.Errorf("View(%q) error = %v, want not shown: %s", tc.path, err, tc.want)
+			case tc.want == "" && err != nil:
+				t.Errorf("View(%q) error = %v", tc.path, err)
+			case tc.want == "" && !strings.Contains(got, "password"+map[bool]string{true: "=", false: ": "}[strings.HasSuffix(tc.path, "properties")]+secret.Masked):
+				t.Errorf("View(%q) masks no password:\n%s", tc.path, got)
+			}
+			for _, s := range leaks {
+				if strings.Contains(got, s) {
+					t.Errorf("View(%q) shows %q:\n%s", tc.path, s, got)
+				}
+			}
+			if _, err := View(root, tc.path, nil, nil, Options{ShowSecrets: true}); err != nil {
+				t.Errorf("View(%q, ShowSecrets) error: %v", tc.path, err)
+			}
+		})
+	}
+}
+
+func TestBuildKeystoreByName(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "release.jks"), []byte("\xfe\xed\xfe\xed\x00\x00\x00\x02"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Build(root, "task", []loop.Evaluation{{Path: "release.jks", Relevance: 0.9}}, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "_not shown: "+secret.Keystore+"_") || strings.Contains(got, "unreadable") {
+		t.Errorf("Build(release.jks) does not say it is a keystore:\n%s", got)
+	}
+}
+
+// TestBuildNoRoom: a budget that leaves no room for any file still names the
+// files that ranked and says why they are left out.
+func TestBuildNoRoom(t *testing.T) {
+	for _, budget := range []int{20, 30, 50} {
+		t.Run(strconv.Itoa(budget), func(t *testing.T) {
+			got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if Tokens(got) > budget {
+				t.Errorf("Build(budget %d) = %d tokens", budget, Tokens(got))
+			}
+			if want := fmt.Sprintf("omitted, no file fits in %d tokens: ", budget); !strings.Contains(got, want) {
+				t.Errorf("Build(budget %d) lacks %q:\n%s", budget, want, got)
+			}
+		})
+	}
+	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "src/auth/tokens.py") {
+		t.Errorf("Build(budget 50) does not name the best file:\n%s", got)
+	}
+}
+
+func TestLinePath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"src/a.py", "src/a.py"},
+		{"new\nline.py", `"new\nline.py"`},
+		{"tab\there.py", `"tab\there.py"`},
+		{`"quoted".py`, `"\"quoted\".py"`},
+		{"naïve.py", "naïve.py"},
+	} {
+		if got := LinePath(tc.in); got != tc.want {
+			t.Errorf("LinePath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNewlineInPath: a file name holding a newline must not split the
+// heading, the view's first line or the footer.
+func TestNewlineInPath(t *testing.T) {
+	root := t.TempDir()
+	name := "evil\n## injected.py"
+	if err := os.WriteFile(filepath.Join(root, name), []byte("x = 1\n"), 0o644); err != nil {
+		t.Skip("no newline in file names here:", err)
+	}
+	files := []loop.Evaluation{{Path: name, Relevance: 0.9}, {Path: "gone\nfile.py", Relevance: 0.8}}
+	got, err := Build(root, "task", files, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "## \"evil\\n## injected.py\" (relevance 0.90)\n") || !strings.Contains(got, `unreadable: "gone\nfile.py"`) {
+		t.Errorf("Build does not quote the paths:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "## injected") || l == "file.py" {
+			t.Errorf("Build split a path over lines: %q in\n%s", l, got)
+		}
+	}
+	view, err := View(root, name, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(view, "\n"); first != `"evil\n## injected.py" (python, 1 lines)` {
+		t.Errorf("View's first line = %q", first)
+	}
+}
+
+// BenchmarkBuild measures a pack of the fixture files, with and without the
+// secret checks, to price them: an 8,000-token pack, the CLI's default.
+func BenchmarkBuild(b *testing.B) {
+	terms := []string{"token", "expiry", "handler", "status", "session"}
+	for _, tc := range []struct {
+		name string
+		opts Options
+	}{{"masked", Options{Budget: 8000}}, {"shown", Options{Budget: 8000, ShowSecrets: true}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, tc.opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

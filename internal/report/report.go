@@ -41,12 +41,11 @@ import (
 	"io"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -309,8 +308,8 @@ func (p *printer) cycle(c loop.Cycle) {
 			low++
 		case len(shown) < p.opts.Top:
 			shown = append(shown, item{
-				plain: fmt.Sprintf("%s (%.2f)", linePath(e.Path), e.Relevance),
-				shown: fmt.Sprintf("%s (%s)", linePath(e.Path), p.score(e.Relevance)),
+				plain: fmt.Sprintf("%s (%.2f)", pack.LinePath(e.Path), e.Relevance),
+				shown: fmt.Sprintf("%s (%s)", pack.LinePath(e.Path), p.score(e.Relevance)),
 			})
 		default:
 			more++
@@ -423,7 +422,7 @@ func (p *printer) files(res *hone.Result) {
 		return
 	}
 	for _, e := range files {
-		p.line("  " + p.score(e.Relevance) + "  " + p.style(ansiBold, linePath(e.Path)))
+		p.line("  " + p.score(e.Relevance) + "  " + p.style(ansiBold, pack.LinePath(e.Path)))
 		if r := strings.TrimSpace(e.Reason); r != "" {
 			p.text(fileIndent, fileIndent, r)
 		}
@@ -509,15 +508,6 @@ func strs(s []string) []string {
 	return s
 }
 
-// linePath returns p as one line: itself, or quoted when it holds a control
-// character or starts with a double quote.
-func linePath(p string) string {
-	if strings.HasPrefix(p, `"`) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return strconv.Quote(p)
-	}
-	return p
-}
-
 func round3(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
@@ -535,7 +525,7 @@ func Paths(w io.Writer, res *hone.Result) error {
 	}
 	var b strings.Builder
 	for _, e := range res.Files {
-		b.WriteString(linePath(e.Path) + "\n")
+		b.WriteString(pack.LinePath(e.Path) + "\n")
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("report: %w", err)

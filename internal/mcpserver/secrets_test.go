@@ -1,0 +1,89 @@
+package mcpserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
+)
+
+// secretFiles hold a private key, a certificate, a .env file and
+// credentials.json next to the code that uses them, as in the issue.
+var (
+	keyBody     = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn"
+	secretFiles = map[string]string{
+		"deploy/id_rsa":     "-----BEGIN RSA " + "PRIVATE KEY-----\n" + keyBody + "\n-----END RSA PRIVATE KEY-----\n",
+		"deploy/server.pem": "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUYz\n-----END CERTIFICATE-----\n",
+		".env":              "DATABASE_URL=postgres://app:hunter2@db:5432/app\nAPI_KEY=q8Zr2Lx9Vb4Nt7Pw\n",
+		"credentials.json":  `{"api_key": "q8Zr2Lx9Vb4Nt7Pw", "database_url": "postgres://app:hunter2@db/app"}` + "\n",
+		"app/settings.py": "import os\n\nDATABASE_URL = os.environ['DATABASE_URL']\napi_key = os.environ.get('API_KEY')\n" +
+			"FALLBACK_DATABASE_URL = 'postgres://app:hunter2@localhost/app'\n",
+		"app/keys.py": "def load_private_key(path):\n    \"\"\"Load deploy/id_rsa and deploy/server.pem.\"\"\"\n    return open(path).read()\n",
+	}
+	secretLeaks = []string{keyBody, "MIIBszCCAVmg", "hunter2", "q8Zr2Lx9Vb4Nt7Pw"}
+)
+
+func newSecretServer(t *testing.T) *Server {
+	t.Helper()
+	s, err := New(Options{Repo: testrepo.Write(t, secretFiles), Open: hone.Options{CacheDir: t.TempDir()}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestRetrieveContextHidesSecrets(t *testing.T) {
+	cs := connect(t, newSecretServer(t))
+	for _, show := range []bool{false, true} {
+		var out Result
+		res := call(t, cs, "retrieve_context", map[string]any{"task": "fix the private key loading in id_rsa and server.pem",
+			"budget_tokens": 4000, "threshold": 0.05, "show_secrets": show}, &out)
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		if !strings.Contains(out.Pack, "## deploy/id_rsa (relevance") {
+			t.Fatalf("show_secrets %v: pack does not list deploy/id_rsa:\n%s", show, out.Pack)
+		}
+		for _, leak := range secretLeaks[:2] {
+			if got := strings.Contains(out.Pack, leak); got != show {
+				t.Errorf("show_secrets %v: pack shows %q: %v:\n%s", show, leak, got, out.Pack)
+			}
+		}
+		if hidden := strings.Contains(out.Pack, "_not shown: looks like a private key_"); hidden == show {
+			t.Errorf("show_secrets %v: pack says the key is not shown: %v", show, hidden)
+		}
+	}
+}
+
+func TestStartExcerptsHideSecrets(t *testing.T) {
+	cs := connect(t, newSecretServer(t))
+	for _, show := range []bool{false, true} {
+		var step Step
+		res := call(t, cs, "start", map[string]any{"task": "the api_key and DATABASE_URL settings are read from the wrong place",
+			"max_candidates": 40, "show_secrets": show}, &step)
+		if res.IsError {
+			t.Fatal(text(res))
+		}
+		excerpts := map[string]string{}
+		var all strings.Builder
+		for _, c := range step.Candidates {
+			excerpts[c.Path] = c.Excerpt
+			all.WriteString(c.Excerpt + "\n")
+		}
+		for _, p := range []string{".env", "credentials.json"} {
+			ex, ok := excerpts[p]
+			if !ok {
+				t.Fatalf("show_secrets %v: %s is not a candidate: %v", show, p, excerpts)
+			}
+			if hidden := strings.Contains(ex, "not shown: looks like"); hidden == show {
+				t.Errorf("show_secrets %v: %s excerpt = %q", show, p, ex)
+			}
+		}
+		for _, leak := range secretLeaks[2:] {
+			if got := strings.Contains(all.String(), leak); got != show {
+				t.Errorf("show_secrets %v: excerpts show %q: %v:\n%s", show, leak, got, all.String())
+			}
+		}
+	}
+}
