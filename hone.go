@@ -570,7 +570,7 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 		terms[k.Text] = max(terms[k.Text], k.Weight)
 	}
 	symbols := taskSymbols(t)
-	in := pack.ContextInput{Task: res.Task, Root: r.root, Terms: words}
+	in := pack.Input{Task: res.Task, Root: r.root, Terms: words}
 	add := func(e loop.Evaluation, selected bool) {
 		f := pack.File{Evaluation: e, Selected: selected,
 			Evidence: pack.Evidence{Terms: terms, Symbols: symbols}}
@@ -600,7 +600,7 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 			add(e, false)
 		}
 	}
-	return pack.Context(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	return pack.Build(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
 // taskSymbols returns the names a task gives, lower-cased: its identifiers,

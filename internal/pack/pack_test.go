@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -183,12 +185,12 @@ func TestBuild(t *testing.T) {
 		budget int
 	}{{"unlimited", 0}, {"2000", 2000}, {"700", 700}, {"200", 200}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, Options{Budget: tc.budget})
+			got, err := buildFor(repo, fixtureTask, fixtureFiles, terms, defsOf, Options{Budget: tc.budget})
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
 			if tc.budget > 0 && Tokens(got) > tc.budget {
-				t.Errorf("Build(budget %d) = %d tokens", tc.budget, Tokens(got))
+				t.Errorf("buildFor(budget %d) = %d tokens", tc.budget, Tokens(got))
 			}
 			golden(t, "build-"+tc.name+".golden", got)
 		})
@@ -196,15 +198,15 @@ func TestBuild(t *testing.T) {
 }
 
 func TestBuildOmitsAndOrders(t *testing.T) {
-	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 300})
+	got, err := buildFor(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 300})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got, "omitted for budget: ") {
-		t.Errorf("Build(300) names no omitted file:\n%s", got)
+		t.Errorf("buildFor(300) names no omitted file:\n%s", got)
 	}
 	if !strings.Contains(got, "unreadable: assets/logo.bin") {
-		t.Errorf("Build(300) does not name the binary file:\n%s", got)
+		t.Errorf("buildFor(300) does not name the binary file:\n%s", got)
 	}
 	a, b := strings.Index(got, "## src/auth/tokens.py"), strings.Index(got, "## src/auth/session.go")
 	if a < 0 || b < 0 || a > b {
@@ -217,12 +219,12 @@ func TestBudgetNeverExceeded(t *testing.T) {
 	long := strings.Repeat("token expiry ", 500)
 	for budget := 1; budget <= 3000; budget += 37 {
 		for _, task := range []string{fixtureTask, long} {
-			got, err := Build(repo, task, fixtureFiles, terms, defsOf, Options{Budget: budget})
+			got, err := buildFor(repo, task, fixtureFiles, terms, defsOf, Options{Budget: budget})
 			if err != nil {
-				t.Fatalf("Build(budget %d): %v", budget, err)
+				t.Fatalf("buildFor(budget %d): %v", budget, err)
 			}
 			if Tokens(got) > budget {
-				t.Fatalf("Build(budget %d) = %d tokens:\n%s", budget, Tokens(got), got)
+				t.Fatalf("buildFor(budget %d) = %d tokens:\n%s", budget, Tokens(got), got)
 			}
 		}
 		for _, p := range []string{"src/auth/tokens.py", "src/big/handlers.py", "README.md"} {
@@ -238,28 +240,33 @@ func TestBudgetNeverExceeded(t *testing.T) {
 }
 
 func TestBuildWholeWhenExcerptsCoverMost(t *testing.T) {
+	// handlers.py is 219 lines, about 1,660 tokens with line numbers: too
+	// large to be shown whole by default, so at 1,000 tokens it is shown by
+	// its parts; at 2,500 its parts fill most of it and it is shown whole.
 	files := []loop.Evaluation{{Path: "src/big/handlers.py", Relevance: 0.9}}
 	for _, tc := range []struct {
-		terms []string
-		want  string
+		budget int
+		terms  []string
+		want   string
 	}{
-		{[]string{"token"}, "_excerpts of 219 lines_"},
-		{[]string{"request", "data", "status", "handler", "kind"}, "_whole file, 219 lines_"},
+		{1000, []string{"token"}, "_excerpts of 219 lines_"},
+		{2500, []string{"token"}, "_whole file, 219 lines_"},
+		{2500, []string{"request", "data", "status", "handler", "kind"}, "_whole file, 219 lines_"},
 	} {
-		got, err := Build(repo, "task", files, tc.terms, defsOf, Options{})
+		got, err := buildFor(repo, "task", files, tc.terms, defsOf, Options{Budget: tc.budget})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(got, tc.want) {
-			t.Errorf("Build(handlers.py, %q) lacks %q", tc.terms, tc.want)
+			t.Errorf("buildFor(handlers.py, %q, %d) lacks %q:\n%s", tc.terms, tc.budget, tc.want, got)
 		}
 	}
 }
 
 func TestBuildRefusesEscape(t *testing.T) {
 	files := []loop.Evaluation{{Path: "../pack.go", Relevance: 0.9}}
-	if _, err := Build(repo, "task", files, nil, nil, Options{}); !errors.Is(err, ErrOutsideRoot) {
-		t.Errorf("Build(../pack.go) error = %v, want ErrOutsideRoot", err)
+	if _, err := buildFor(repo, "task", files, nil, nil, Options{}); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("buildFor(../pack.go) error = %v, want ErrOutsideRoot", err)
 	}
 }
 
@@ -335,13 +342,13 @@ func TestBuildSecrets(t *testing.T) {
 	terms := []string{"private", "key", "password", "api_key", "database_url"}
 	for _, budget := range []int{0, 2000, 400} {
 		t.Run(strconv.Itoa(budget), func(t *testing.T) {
-			got, err := Build(root, "fix the private key loading in id_rsa and server.pem", evals, terms, nil, Options{Budget: budget})
+			got, err := buildFor(root, "fix the private key loading in id_rsa and server.pem", evals, terms, nil, Options{Budget: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, s := range leaks {
 				if strings.Contains(got, s) {
-					t.Errorf("Build(budget %d) shows %q:\n%s", budget, s, got)
+					t.Errorf("buildFor(budget %d) shows %q:\n%s", budget, s, got)
 				}
 			}
 			if budget == 0 {
@@ -349,17 +356,17 @@ func TestBuildSecrets(t *testing.T) {
 			}
 		})
 	}
-	shown, err := Build(root, "task", evals, terms, nil, Options{ShowSecrets: true})
+	shown, err := buildFor(root, "task", evals, terms, nil, Options{ShowSecrets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range leaks {
 		if !strings.Contains(shown, s) {
-			t.Errorf("Build(ShowSecrets) lacks %q", s)
+			t.Errorf("buildFor(ShowSecrets) lacks %q", s)
 		}
 	}
 	if strings.Contains(shown, "not shown") || strings.Contains(shown, secret.Masked) {
-		t.Errorf("Build(ShowSecrets) still hides something:\n%s", shown)
+		t.Errorf("buildFor(ShowSecrets) still hides something:\n%s", shown)
 	}
 }
 
@@ -403,12 +410,12 @@ func TestBuildKeystoreByName(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "release.jks"), []byte("\xfe\xed\xfe\xed\x00\x00\x00\x02"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Build(root, "task", []loop.Evaluation{{Path: "release.jks", Relevance: 0.9}}, nil, nil, Options{})
+	got, err := buildFor(root, "task", []loop.Evaluation{{Path: "release.jks", Relevance: 0.9}}, nil, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got, "_not shown: "+secret.Keystore+"_") || strings.Contains(got, "unreadable") {
-		t.Errorf("Build(release.jks) does not say it is a keystore:\n%s", got)
+		t.Errorf("buildFor(release.jks) does not say it is a keystore:\n%s", got)
 	}
 }
 
@@ -417,24 +424,24 @@ func TestBuildKeystoreByName(t *testing.T) {
 func TestBuildNoRoom(t *testing.T) {
 	for _, budget := range []int{20, 30, 50} {
 		t.Run(strconv.Itoa(budget), func(t *testing.T) {
-			got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: budget})
+			got, err := buildFor(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if Tokens(got) > budget {
-				t.Errorf("Build(budget %d) = %d tokens", budget, Tokens(got))
+				t.Errorf("buildFor(budget %d) = %d tokens", budget, Tokens(got))
 			}
 			if want := fmt.Sprintf("omitted, no file fits in %d tokens: ", budget); !strings.Contains(got, want) {
-				t.Errorf("Build(budget %d) lacks %q:\n%s", budget, want, got)
+				t.Errorf("buildFor(budget %d) lacks %q:\n%s", budget, want, got)
 			}
 		})
 	}
-	got, err := Build(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 50})
+	got, err := buildFor(repo, fixtureTask, fixtureFiles, []string{"token"}, defsOf, Options{Budget: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got, "src/auth/tokens.py") {
-		t.Errorf("Build(budget 50) does not name the best file:\n%s", got)
+		t.Errorf("buildFor(budget 50) does not name the best file:\n%s", got)
 	}
 }
 
@@ -461,7 +468,7 @@ func TestNewlineInPath(t *testing.T) {
 		t.Skip("no newline in file names here:", err)
 	}
 	files := []loop.Evaluation{{Path: name, Relevance: 0.9}, {Path: "gone\nfile.py", Relevance: 0.8}}
-	got, err := Build(root, "task", files, nil, nil, Options{})
+	got, err := buildFor(root, "task", files, nil, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,10 +499,30 @@ func BenchmarkBuild(b *testing.B) {
 	}{{"masked", Options{Budget: 8000}}, {"shown", Options{Budget: 8000, ShowSecrets: true}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Build(repo, fixtureTask, fixtureFiles, terms, defsOf, tc.opts); err != nil {
+				if _, err := buildFor(repo, fixtureTask, fixtureFiles, terms, defsOf, tc.opts); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// buildFor packs files as a selection ranked by relevance, with terms as
+// the task's words.
+func buildFor(root, task string, files []loop.Evaluation, terms []string, defsOf func(string) []syntax.Tag, opts Options) (string, error) {
+	ev := Evidence{Terms: map[string]float64{}}
+	for _, t := range terms {
+		ev.Terms[t] = 1
+	}
+	in := Input{Task: task, Root: root, Terms: terms}
+	files = slices.Clone(files)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Relevance > files[j].Relevance })
+	for _, e := range files {
+		f := File{Evaluation: e, Selected: true, Evidence: ev}
+		if defsOf != nil {
+			f.Defs = defsOf(e.Path)
+		}
+		in.Files = append(in.Files, f)
+	}
+	return Build(in, opts)
 }

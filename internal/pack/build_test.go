@@ -72,13 +72,13 @@ func TestContextAimsAtTheNamedDefinition(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "tokens.py"), []byte(src), 0o644)
 	os.WriteFile(filepath.Join(root, "small.py"), []byte("def f():\n    return 1\n"), 0o644)
 	ev := Evidence{Terms: map[string]float64{"expiry": 2, "token": 1}, Symbols: map[string]bool{"parse_expiry": true}}
-	in := ContextInput{Task: "Fix parse_expiry of a token", Root: root, Terms: []string{"expiry", "token"},
+	in := Input{Task: "Fix parse_expiry of a token", Root: root, Terms: []string{"expiry", "token"},
 		Files: []File{
 			{Evaluation: loop.Evaluation{Path: "tokens.py", Relevance: 0.95, Reason: "defines parse_expiry"}, Selected: true, Defs: defs, Evidence: ev},
 			{Evaluation: loop.Evaluation{Path: "small.py", Relevance: 0.5, Reason: "bm25"}},
 		}}
 	for _, budget := range []int{300, 1000, 4000} {
-		got, err := Context(in, Options{Budget: budget})
+		got, err := Build(in, Options{Budget: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
