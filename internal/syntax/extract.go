@@ -99,6 +99,7 @@ var defKinds = map[string]string{
 var refKinds = map[string]string{
 	"call": "call", "send": "call", "type": "type", "class": "class",
 	"implementation": "implementation", "interface": "implementation", "import": "import",
+	"attribute": "attribute", // C# [Name] (see attributeRef)
 }
 
 func (g *grammar) init() {
@@ -270,6 +271,9 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 		t := Tag{Name: text, Kind: r.sub, Line: int(name.StartPosition().Row) + 1}
 		switch r.kind {
 		case roleRef:
+			if t.Kind == "attribute" {
+				t = attributeRef(t)
+			}
 			if g.name == "ruby" && name.StartByte() == tag.StartByte() && name.EndByte() == tag.EndByte() {
 				// Upstream's bare-identifier pattern relies on #is-not? local,
 				// which the Go binding does not apply: keep constants (class
@@ -331,6 +335,16 @@ func (g *grammar) extract(path string, src []byte) (res Result, err error) {
 	res.Imports = dedupe(imports)
 	sort.SliceStable(res.Refs, func(i, j int) bool { return res.Refs[i].Line < res.Refs[j].Line })
 	return res, nil
+}
+
+// attributeRef turns a C# attribute use into the reference of its class:
+// [Required] names RequiredAttribute (the compiler adds the suffix).
+func attributeRef(t Tag) Tag {
+	t.Kind = "type"
+	if !strings.HasSuffix(t.Name, "Attribute") {
+		t.Name += "Attribute"
+	}
+	return t
 }
 
 // specificity ranks kinds two patterns give one name: a Rust function in an

@@ -6,3 +6,4 @@
 (enum_declaration name: (identifier) @name) @definition.type
 (constructor_declaration name: (identifier) @name) @definition.method
 (invocation_expression function: (identifier) @name) @reference.call
+(attribute name: (identifier) @name) @reference.attribute
