@@ -34,6 +34,8 @@ func Example() {
 	// Unordered output:
 	// src/auth/tokens.ts
 	// src/auth/auth.ts
+	// src/auth/session-manager.ts
+	// src/auth/jwt-utils.ts
 }
 
 // A Repo serves many retrievals at once.

@@ -49,10 +49,11 @@ func TestPatternExamples(t *testing.T) {
 			name: "token expiry",
 			repo: "testdata/auth-service",
 			task: "Fix the authentication token expiry bug",
-			// The two files that handle tokens are selected; the session
-			// manager and the JWT helpers they use follow, related but well
-			// short of them (competition, see internal/local).
-			want: []string{"src/auth/auth.ts", "src/auth/tokens.ts"},
+			// The two files that handle tokens are selected, and with them
+			// the context the change reads: the session manager that uses
+			// tokens.ts's AccessToken and the JWT helpers tokens.ts calls
+			// (support, see internal/local); the user model is not.
+			want: []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts", "src/auth/jwt-utils.ts"},
 			top:  []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts", "src/auth/jwt-utils.ts"},
 			not:  []string{"src/users/user.ts", "src/users/user-repository.ts"},
 		},

@@ -194,6 +194,9 @@ type Options struct {
 	NoCompetition bool
 	// NoFocus turns the focus signal off (for ablation).
 	NoFocus bool
+	// NoSupport keeps the selection to the files that reach the threshold
+	// on their own (see Support).
+	NoSupport bool
 	// History is the repository's commit log; nil turns the history
 	// signal off.
 	History *history.Log
@@ -249,6 +252,9 @@ type Evaluator struct {
 	// past holds the history score of the files past commits like the
 	// task touched.
 	past map[string]history.Hit
+	// supporters are the files lifted into the selection (see Support),
+	// and how each is one hop from the target.
+	supporters map[string]string
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -286,6 +292,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.bestWith = map[string]float64{}
 	e.scores = map[string]plainScore{}
 	e.focusOf = map[index.ID]focused{}
+	e.supporters = map[string]string{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleTerms = map[string]bool{}
@@ -415,6 +422,9 @@ type judged struct {
 	evidence float64
 	penalty  float64
 	score    float64
+	// lift is what Support added to the score, and liftWhy the link.
+	lift    float64
+	liftWhy string
 }
 
 // Evaluate implements loop.Evaluator.
@@ -510,6 +520,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		j.evidence = unsquash(j.plain)
 	}
 	e.compete(js)
+	e.support(js)
 	out := make([]loop.Evaluation, 0, len(js))
 	for _, j := range js {
 		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}
@@ -842,6 +853,9 @@ func (e *Evaluator) reason(j *judged) string {
 	}
 	if j.penalty > 0 {
 		parts = append(parts, fmt.Sprintf("evidence %.2f short of %s's %.2f:-%.2f", j.evidence, path.Base(e.leader), e.lead, j.penalty))
+	}
+	if j.lift > 0 {
+		parts = append(parts, fmt.Sprintf("context for %s: %s:+%.2f", path.Base(e.leader), j.liftWhy, j.lift))
 	}
 	if len(parts) == 0 {
 		return "no signal"
