@@ -33,10 +33,9 @@
 // .gitignore; the first matcher with a matching pattern decides, and within one
 // file the last matching pattern wins, so "!keep.log" re-includes a file. As in
 // git, nothing below an ignored directory can be re-included, and such a
-// directory is not entered. Patterns are matched with the gitignore package of
-// github.com/boyter/gocodewalker; its FileWalker is not used because it cannot
-// report what it leaves out, walks in parallel (no stable order) and treats a
-// symlinked directory as a file.
+// directory is not entered. Patterns are read and matched by package
+// internal/ignore, in time linear in the length of the path, so no pattern
+// can stall the walk.
 //
 // Each path left out is reported once with a SkipReason and a human detail. A
 // directory left out whole (".git", "node_modules", an ignored "build") is
@@ -82,7 +81,6 @@
 package walk
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,7 +92,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/boyter/gocodewalker/go-gitignore"
+	"github.com/hone-dev/hone/internal/ignore"
 )
 
 // SkipReason says why a file is not indexed.
@@ -307,32 +305,14 @@ type walker struct {
 
 // matcher is one ignore file.
 type matcher struct {
-	gi   gitignore.GitIgnore
+	m    *ignore.Matcher
 	base string // repository-relative directory holding the file, "" at the root
 	name string // repository-relative path of the file, for details
 	// byName memoizes matches by base name (files [0], directories [1]) when
 	// every pattern of the file matches base names only ("*.pyc",
 	// "build/"), so a name seen once (__init__.py) is matched once; nil
 	// otherwise.
-	byName *[2]map[string]gitignore.Match
-}
-
-// namesOnly reports whether every pattern of an ignore file matches base
-// names only: no "/" but a trailing one, no "**", no escapes. Such a
-// pattern's verdict on a path depends on its last element alone.
-func namesOnly(data []byte) bool {
-	for line := range strings.Lines(string(data)) {
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		line = strings.TrimPrefix(line, "!")
-		line = strings.TrimSuffix(line, "/")
-		if strings.ContainsAny(line, "/\\") || strings.Contains(line, "**") {
-			return false
-		}
-	}
-	return true
+	byName *[2]map[string]*ignore.Pattern
 }
 
 // dirent is one directory entry as listed: its name, type bits (no stat) and
@@ -549,28 +529,11 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) 
 		}
 		return matcher{}, false
 	}
-	gi, err := parseIgnore(data, filepath.Dir(abs))
-	if err != nil {
-		w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + err.Error()})
-		return matcher{}, false
-	}
-	m = matcher{gi: gi, base: base, name: name}
-	if namesOnly(data) {
-		m.byName = &[2]map[string]gitignore.Match{{}, {}}
+	m = matcher{m: ignore.Parse(data), base: base, name: name}
+	if m.m.NamesOnly() {
+		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
 	return m, true
-}
-
-// parseIgnore parses gitignore patterns, tolerating CRLF line ends and
-// turning a panic of the parser into an error.
-func parseIgnore(data []byte, base string) (gi gitignore.GitIgnore, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			gi, err = nil, fmt.Errorf("walk: parse ignore file: %v", r)
-		}
-	}()
-	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-	return gitignore.New(bytes.NewReader(data), base, nil), nil
 }
 
 // ignored reports whether path is ignored by the matchers, most specific
@@ -582,7 +545,7 @@ func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 		if m.base != "" {
 			sub = path[len(m.base)+1:]
 		}
-		var match gitignore.Match
+		var p *ignore.Pattern
 		if m.byName != nil {
 			memo := m.byName[0]
 			if isDir {
@@ -590,32 +553,22 @@ func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 			}
 			base := sub[strings.LastIndexByte(sub, '/')+1:]
 			var seen bool
-			if match, seen = memo[base]; !seen {
-				match = relative(m.gi, sub, isDir)
-				memo[base] = match
+			if p, seen = memo[base]; !seen {
+				p = m.m.Match(sub, isDir)
+				memo[base] = p
 			}
 		} else {
-			match = relative(m.gi, sub, isDir)
+			p = m.m.Match(sub, isDir)
 		}
-		if match == nil {
+		if p == nil {
 			continue
 		}
-		if !match.Ignore() {
+		if p.Negated {
 			return "", false // re-included by a negated pattern
 		}
-		return fmt.Sprintf("%s:%d: %s", m.name, match.Position().Line, match.String()), true
+		return fmt.Sprintf("%s:%d: %s", m.name, p.Line, p.Text), true
 	}
 	return "", false
-}
-
-// relative matches one path, treating a panicking pattern as no match.
-func relative(gi gitignore.GitIgnore, sub string, isDir bool) (m gitignore.Match) {
-	defer func() {
-		if recover() != nil {
-			m = nil
-		}
-	}()
-	return gi.Relative(sub, isDir)
 }
 
 // byName applies the name-based checks to a file name.
