@@ -237,8 +237,10 @@ var binaryExts = map[string]bool{
 	".wasm": true, ".DS_Store": true,
 }
 
-// ctxCheckEvery is how many entries Walk handles between looks at ctx: often
-// enough to stop within a millisecond, rarely enough to cost nothing.
+// ctxCheckEvery is how many units of work Walk does between looks at ctx:
+// often enough to stop within a millisecond, rarely enough to cost nothing.
+// A unit is a directory entry, or an ignore pattern tried on one, so an
+// ignore file of thousands of patterns does not stretch the interval.
 const ctxCheckEvery = 256
 
 // direntBufSize is the scratch buffer for one getdents64 call: 32 KiB holds
@@ -249,7 +251,9 @@ const direntBufSize = 32 << 10
 // Walk calls fn for every file to index under root and skip for every file
 // left out by path or metadata, in lexical path order, from the calling
 // goroutine. It stops at the first error fn returns (returned as is), or when
-// ctx is done. skip may be nil. A missing root, or a root that is not a
+// ctx is done, returning ctx.Err(): it looks at ctx before each directory and
+// every ctxCheckEvery units of work, so a cancelled walk stops promptly
+// whatever the tree and its ignore files. skip may be nil. A missing root, or a root that is not a
 // directory, is an error; anything unreadable below the root is reported to
 // skip instead.
 func Walk(ctx context.Context, root string, opts Options, fn func(File) error, skip func(Skip)) error {
@@ -300,7 +304,7 @@ type walker struct {
 	fn       func(File) error
 	skip     func(Skip)
 	buf      []byte // getdents64 scratch, reused: a listing is read whole before descending
-	n        int    // entries handled, for ctx checks
+	work     int    // units of work since ctx was last looked at (see ctxCheckEvery)
 }
 
 // matcher is one ignore file.
@@ -379,7 +383,8 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 
 	for i := range ents {
 		e := &ents[i]
-		if w.n++; w.n%ctxCheckEvery == 0 {
+		if w.work++; w.work >= ctxCheckEvery {
+			w.work = 0
 			if err := w.ctx.Err(); err != nil {
 				return err
 			}
@@ -393,7 +398,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 				w.skip(Skip{Path: path + "/", Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
-			if d, ok := ignored(own, path, true); ok {
+			if d, ok := w.ignored(own, path, true); ok {
 				w.skip(Skip{Path: path + "/", Reason: SkipIgnored, Detail: d})
 				continue
 			}
@@ -427,7 +432,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 				w.skip(Skip{Path: path, Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
-			if d, ok := ignored(own, path, false); ok {
+			if d, ok := w.ignored(own, path, false); ok {
 				w.skip(Skip{Path: path, Reason: SkipIgnored, Detail: d})
 				continue
 			}
@@ -458,7 +463,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 
 // symlink follows a link to a regular file inside the root.
 func (w *walker) symlink(path, full string, ms []matcher) error {
-	if d, ok := ignored(ms, path, false); ok {
+	if d, ok := w.ignored(ms, path, false); ok {
 		w.skip(Skip{Path: path, Reason: SkipIgnored, Detail: d})
 		return nil
 	}
@@ -537,8 +542,9 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) 
 }
 
 // ignored reports whether path is ignored by the matchers, most specific
-// first, and names the deciding pattern.
-func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
+// first, and names the deciding pattern. It counts the patterns tried as
+// work.
+func (w *walker) ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		sub := path
@@ -556,9 +562,11 @@ func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 			if p, seen = memo[base]; !seen {
 				p = m.m.Match(sub, isDir)
 				memo[base] = p
+				w.work += m.m.Len()
 			}
 		} else {
 			p = m.m.Match(sub, isDir)
+			w.work += m.m.Len()
 		}
 		if p == nil {
 			continue

@@ -592,8 +592,8 @@ func TestIgnoreByName(t *testing.T) {
 			for range 2 { // the second round reads the memo
 				for _, p := range paths {
 					for _, dir := range []bool{false, true} {
-						d1, ok1 := ignored([]matcher{m}, p, dir)
-						d2, ok2 := ignored([]matcher{plain}, p, dir)
+						d1, ok1 := w.ignored([]matcher{m}, p, dir)
+						d2, ok2 := w.ignored([]matcher{plain}, p, dir)
 						if d1 != d2 || ok1 != ok2 {
 							t.Errorf("ignored(%q, dir=%v) = %q %v memoized, %q %v not", p, dir, d1, ok1, d2, ok2)
 						}
@@ -730,5 +730,50 @@ func TestWalkAgainstGit(t *testing.T) {
 		if got != gitIgnored[p] {
 			t.Errorf("%s: walk ignores it: %v, git: %v", p, got, gitIgnored[p])
 		}
+	}
+}
+
+// TestWalkCancel cancels the walk from fn: Walk must return ctx's error
+// and call fn no more than a check interval later. Under an ignore file of
+// thousands of patterns every entry is a check interval of work, so no
+// file may follow the cancelling one; the old interval counted entries
+// alone and let 255 more through.
+func TestWalkCancel(t *testing.T) {
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("d/f%03d.py", i)] = "x\n"
+	}
+	var patterns strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&patterns, "*never%d*.q\n", i)
+	}
+	tests := []struct {
+		name      string
+		gitignore string
+		maxAfter  int // calls of fn allowed after the cancelling one
+	}{
+		{"empty ignore file", "", ctxCheckEvery},
+		{"huge ignore file", patterns.String(), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files[".gitignore"] = tt.gitignore
+			root := fixture(t, files)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			err := Walk(ctx, root, Options{}, func(File) error {
+				if calls++; calls == 2 {
+					cancel()
+				}
+				return nil
+			}, nil)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Walk = %v, want context.Canceled", err)
+			}
+			if after := calls - 2; after > tt.maxAfter {
+				t.Errorf("fn called %d times after the cancel, want at most %d", after, tt.maxAfter)
+			}
+		})
 	}
 }
