@@ -33,9 +33,11 @@
 // .gitignore; the first matcher with a matching pattern decides, and within one
 // file the last matching pattern wins, so "!keep.log" re-includes a file. As in
 // git, nothing below an ignored directory can be re-included, and such a
-// directory is not entered. Patterns are read and matched by package
-// internal/ignore, in time linear in the length of the path, so no pattern
-// can stall the walk.
+// directory is not entered. An ignore file is applied only if it is a
+// regular file (or a symlink to one) of at most 100 MiB, git's own limit;
+// another is reported SkipUnreadable. Patterns are read and matched by
+// package internal/ignore, in time linear in the length of the path, so no
+// pattern can stall the walk.
 //
 // Each path left out is reported once with a SkipReason and a human detail. A
 // directory left out whole (".git", "node_modules", an ignored "build") is
@@ -84,6 +86,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -527,7 +530,7 @@ func child(abs, name string) string {
 // load reads one ignore file. report says whether a read failure is worth a
 // Skip (a missing .git/info/exclude is not).
 func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) {
-	data, err := os.ReadFile(abs)
+	data, err := readIgnore(abs)
 	if err != nil {
 		if report {
 			w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + errDetail(err)})
@@ -539,6 +542,40 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) 
 		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
 	return m, true
+}
+
+// maxIgnoreSize is the largest ignore file applied: git's own limit (it
+// warns and ignores a larger one).
+const maxIgnoreSize = 100 << 20
+
+// readIgnore reads an ignore file, following a symlink, only if it is a
+// regular file of at most maxIgnoreSize bytes: a link to a named pipe would
+// block the walk for good, and one to /dev/zero would never end.
+func readIgnore(abs string) ([]byte, error) {
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", typeName(info.Mode().Type()))
+	}
+	tooBig := fmt.Errorf("larger than %d MiB", maxIgnoreSize>>20)
+	if info.Size() > maxIgnoreSize {
+		return nil, tooBig
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxIgnoreSize { // grew since the stat
+		return nil, tooBig
+	}
+	return data, nil
 }
 
 // ignored reports whether path is ignored by the matchers, most specific
@@ -642,6 +679,8 @@ func typeName(m fs.FileMode) string {
 		return "device"
 	case m&fs.ModeIrregular != 0:
 		return "irregular"
+	case m.IsDir():
+		return "directory"
 	}
 	return m.String()
 }

@@ -777,3 +777,87 @@ func TestWalkCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestWalkIgnoreFileNotRegular links ignore files to a named pipe, which the
+// old walk opened and waited on for good, and to /dev/zero, which it read
+// without end: such a file is reported and not applied, and the walk goes on.
+func TestWalkIgnoreFileNotRegular(t *testing.T) {
+	tests := []struct {
+		name   string
+		target func(t *testing.T, root string) string // the link's target
+		skips  []string                               // the Skips of .gitignore: not applied, not indexed
+	}{
+		{"link to a named pipe", func(t *testing.T, root string) string {
+			if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			return "pipe"
+		}, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (named pipe))",
+			".gitignore: unreadable (symlink to a special file (named pipe))",
+		}},
+		{"link to /dev/zero", func(t *testing.T, _ string) string {
+			if _, err := os.Stat("/dev/zero"); err != nil {
+				t.Skip("no /dev/zero")
+			}
+			return "/dev/zero"
+		}, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (device))",
+			".gitignore: symlink (points outside the repository)",
+		}},
+		{"link to a directory", func(*testing.T, string) string { return "sub" }, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (directory))",
+			".gitignore: symlink (symlink to a directory (not followed))",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := fixture(t, map[string]string{"a.txt": "x\n", "sub/b.txt": "x\n"})
+			if err := os.Symlink(tt.target(t, root), filepath.Join(root, ".gitignore")); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan []string, 1)
+			go func() {
+				var skips []string
+				err := Walk(context.Background(), root, Options{}, nil, func(s Skip) {
+					if s.Path == ".gitignore" {
+						skips = append(skips, s.String())
+					}
+				})
+				if err != nil {
+					skips = append(skips, "error: "+err.Error())
+				}
+				done <- skips
+			}()
+			select {
+			case skips := <-done:
+				if diff := cmp.Diff(tt.skips, skips); diff != "" {
+					t.Errorf("skips of .gitignore (-want +got):\n%s", diff)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("Walk did not finish in 20 s")
+			}
+		})
+	}
+}
+
+// TestReadIgnoreLimit checks git's size limit on ignore files.
+func TestReadIgnoreLimit(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, ".gitignore")
+	if err := os.WriteFile(p, []byte("*.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, maxIgnoreSize); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if data, err := readIgnore(p); err != nil || len(data) != maxIgnoreSize {
+		t.Errorf("readIgnore of %d bytes = %d bytes, %v; want all of it", maxIgnoreSize, len(data), err)
+	}
+	if err := os.Truncate(p, maxIgnoreSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readIgnore(p); err == nil || err.Error() != "larger than 100 MiB" {
+		t.Errorf("readIgnore of %d bytes: error %v, want larger than 100 MiB", maxIgnoreSize+1, err)
+	}
+}
