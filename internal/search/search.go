@@ -10,15 +10,16 @@
 // files are demoted unless the caller says the task is about them, because
 // they repeat the vocabulary of the code they exercise; build output (a
 // committed dist/ bundle) is demoted too, as it repeats its sources.
+//
+// A glob's brace groups are expanded first, to at most MaxAlternatives
+// brace-free globs, which doublestar matches in time linear in the path: no
+// glob a client sends can stall a search.
 package search
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/pathclass"
@@ -107,21 +108,24 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, p := range append(append([]string(nil), q.Patterns...), q.Excludes...) {
-		if !doublestar.ValidatePattern(p) {
-			return nil, fmt.Errorf("search: bad glob %q", p)
-		}
+	patterns, err := compileGlobs(q.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	excludes, err := compileGlobs(q.Excludes)
+	if err != nil {
+		return nil, err
 	}
 	if limit <= 0 {
 		limit = loop.DefaultCandidates
 	}
-	var prefer []string
+	var prefer []glob
 	allowAll := len(q.Patterns) == 0
-	for _, p := range q.Patterns {
+	for i, p := range q.Patterns {
 		if p == CatchAll || p == "**/*" {
 			allowAll = true
 		} else {
-			prefer = append(prefer, p)
+			prefer = append(prefer, patterns[i])
 		}
 	}
 	var dirs []string
@@ -139,11 +143,8 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 		}
 	}
 	excluded := func(p string) bool {
-		for _, e := range q.Excludes {
-			if e == p {
-				return true
-			}
-			if ok, _ := doublestar.Match(e, p); ok {
+		for i, e := range q.Excludes {
+			if e == p || excludes[i].match(p) {
 				return true
 			}
 		}
@@ -157,7 +158,7 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 			return true
 		}
 		for _, g := range prefer {
-			if ok, _ := doublestar.Match(g, p); ok {
+			if g.match(p) {
 				return true
 			}
 		}
@@ -170,7 +171,7 @@ func (s *Searcher) Search(ctx context.Context, q loop.Query, limit int) ([]loop.
 			}
 		}
 		for _, g := range prefer {
-			if ok, _ := doublestar.Match(g, p); ok {
+			if g.match(p) {
 				return true
 			}
 		}

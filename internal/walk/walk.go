@@ -33,10 +33,11 @@
 // .gitignore; the first matcher with a matching pattern decides, and within one
 // file the last matching pattern wins, so "!keep.log" re-includes a file. As in
 // git, nothing below an ignored directory can be re-included, and such a
-// directory is not entered. Patterns are matched with the gitignore package of
-// github.com/boyter/gocodewalker; its FileWalker is not used because it cannot
-// report what it leaves out, walks in parallel (no stable order) and treats a
-// symlinked directory as a file.
+// directory is not entered. An ignore file is applied only if it is a
+// regular file (or a symlink to one) of at most 100 MiB, git's own limit;
+// another is reported SkipUnreadable. Patterns are read and matched by
+// package internal/ignore, in time linear in the length of the path, so no
+// pattern can stall the walk.
 //
 // Each path left out is reported once with a SkipReason and a human detail. A
 // directory left out whole (".git", "node_modules", an ignored "build") is
@@ -82,10 +83,10 @@
 package walk
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/boyter/gocodewalker/go-gitignore"
+	"github.com/hone-dev/hone/internal/ignore"
 )
 
 // SkipReason says why a file is not indexed.
@@ -239,8 +240,10 @@ var binaryExts = map[string]bool{
 	".wasm": true, ".DS_Store": true,
 }
 
-// ctxCheckEvery is how many entries Walk handles between looks at ctx: often
-// enough to stop within a millisecond, rarely enough to cost nothing.
+// ctxCheckEvery is how many units of work Walk does between looks at ctx:
+// often enough to stop within a millisecond, rarely enough to cost nothing.
+// A unit is a directory entry, or an ignore pattern tried on one, so an
+// ignore file of thousands of patterns does not stretch the interval.
 const ctxCheckEvery = 256
 
 // direntBufSize is the scratch buffer for one getdents64 call: 32 KiB holds
@@ -251,7 +254,9 @@ const direntBufSize = 32 << 10
 // Walk calls fn for every file to index under root and skip for every file
 // left out by path or metadata, in lexical path order, from the calling
 // goroutine. It stops at the first error fn returns (returned as is), or when
-// ctx is done. skip may be nil. A missing root, or a root that is not a
+// ctx is done, returning ctx.Err(): it looks at ctx before each directory and
+// every ctxCheckEvery units of work, so a cancelled walk stops promptly
+// whatever the tree and its ignore files. skip may be nil. A missing root, or a root that is not a
 // directory, is an error; anything unreadable below the root is reported to
 // skip instead.
 func Walk(ctx context.Context, root string, opts Options, fn func(File) error, skip func(Skip)) error {
@@ -302,37 +307,19 @@ type walker struct {
 	fn       func(File) error
 	skip     func(Skip)
 	buf      []byte // getdents64 scratch, reused: a listing is read whole before descending
-	n        int    // entries handled, for ctx checks
+	work     int    // units of work since ctx was last looked at (see ctxCheckEvery)
 }
 
 // matcher is one ignore file.
 type matcher struct {
-	gi   gitignore.GitIgnore
+	m    *ignore.Matcher
 	base string // repository-relative directory holding the file, "" at the root
 	name string // repository-relative path of the file, for details
 	// byName memoizes matches by base name (files [0], directories [1]) when
 	// every pattern of the file matches base names only ("*.pyc",
 	// "build/"), so a name seen once (__init__.py) is matched once; nil
 	// otherwise.
-	byName *[2]map[string]gitignore.Match
-}
-
-// namesOnly reports whether every pattern of an ignore file matches base
-// names only: no "/" but a trailing one, no "**", no escapes. Such a
-// pattern's verdict on a path depends on its last element alone.
-func namesOnly(data []byte) bool {
-	for line := range strings.Lines(string(data)) {
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		line = strings.TrimPrefix(line, "!")
-		line = strings.TrimSuffix(line, "/")
-		if strings.ContainsAny(line, "/\\") || strings.Contains(line, "**") {
-			return false
-		}
-	}
-	return true
+	byName *[2]map[string]*ignore.Pattern
 }
 
 // dirent is one directory entry as listed: its name, type bits (no stat) and
@@ -399,7 +386,8 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 
 	for i := range ents {
 		e := &ents[i]
-		if w.n++; w.n%ctxCheckEvery == 0 {
+		if w.work++; w.work >= ctxCheckEvery {
+			w.work = 0
 			if err := w.ctx.Err(); err != nil {
 				return err
 			}
@@ -413,7 +401,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 				w.skip(Skip{Path: path + "/", Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
-			if d, ok := ignored(own, path, true); ok {
+			if d, ok := w.ignored(own, path, true); ok {
 				w.skip(Skip{Path: path + "/", Reason: SkipIgnored, Detail: d})
 				continue
 			}
@@ -447,7 +435,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 				w.skip(Skip{Path: path, Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
-			if d, ok := ignored(own, path, false); ok {
+			if d, ok := w.ignored(own, path, false); ok {
 				w.skip(Skip{Path: path, Reason: SkipIgnored, Detail: d})
 				continue
 			}
@@ -478,7 +466,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 
 // symlink follows a link to a regular file inside the root.
 func (w *walker) symlink(path, full string, ms []matcher) error {
-	if d, ok := ignored(ms, path, false); ok {
+	if d, ok := w.ignored(ms, path, false); ok {
 		w.skip(Skip{Path: path, Reason: SkipIgnored, Detail: d})
 		return nil
 	}
@@ -542,47 +530,65 @@ func child(abs, name string) string {
 // load reads one ignore file. report says whether a read failure is worth a
 // Skip (a missing .git/info/exclude is not).
 func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) {
-	data, err := os.ReadFile(abs)
+	data, err := readIgnore(abs)
 	if err != nil {
 		if report {
 			w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + errDetail(err)})
 		}
 		return matcher{}, false
 	}
-	gi, err := parseIgnore(data, filepath.Dir(abs))
-	if err != nil {
-		w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + err.Error()})
-		return matcher{}, false
-	}
-	m = matcher{gi: gi, base: base, name: name}
-	if namesOnly(data) {
-		m.byName = &[2]map[string]gitignore.Match{{}, {}}
+	m = matcher{m: ignore.Parse(data), base: base, name: name}
+	if m.m.NamesOnly() {
+		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
 	return m, true
 }
 
-// parseIgnore parses gitignore patterns, tolerating CRLF line ends and
-// turning a panic of the parser into an error.
-func parseIgnore(data []byte, base string) (gi gitignore.GitIgnore, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			gi, err = nil, fmt.Errorf("walk: parse ignore file: %v", r)
-		}
-	}()
-	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
-	return gitignore.New(bytes.NewReader(data), base, nil), nil
+// maxIgnoreSize is the largest ignore file applied: git's own limit (it
+// warns and ignores a larger one).
+const maxIgnoreSize = 100 << 20
+
+// readIgnore reads an ignore file, following a symlink, only if it is a
+// regular file of at most maxIgnoreSize bytes: a link to a named pipe would
+// block the walk for good, and one to /dev/zero would never end.
+func readIgnore(abs string) ([]byte, error) {
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", typeName(info.Mode().Type()))
+	}
+	tooBig := fmt.Errorf("larger than %d MiB", maxIgnoreSize>>20)
+	if info.Size() > maxIgnoreSize {
+		return nil, tooBig
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxIgnoreSize { // grew since the stat
+		return nil, tooBig
+	}
+	return data, nil
 }
 
 // ignored reports whether path is ignored by the matchers, most specific
-// first, and names the deciding pattern.
-func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
+// first, and names the deciding pattern. It counts the patterns tried as
+// work.
+func (w *walker) ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
 		sub := path
 		if m.base != "" {
 			sub = path[len(m.base)+1:]
 		}
-		var match gitignore.Match
+		var p *ignore.Pattern
 		if m.byName != nil {
 			memo := m.byName[0]
 			if isDir {
@@ -590,32 +596,24 @@ func ignored(ms []matcher, path string, isDir bool) (detail string, ok bool) {
 			}
 			base := sub[strings.LastIndexByte(sub, '/')+1:]
 			var seen bool
-			if match, seen = memo[base]; !seen {
-				match = relative(m.gi, sub, isDir)
-				memo[base] = match
+			if p, seen = memo[base]; !seen {
+				p = m.m.Match(sub, isDir)
+				memo[base] = p
+				w.work += m.m.Len()
 			}
 		} else {
-			match = relative(m.gi, sub, isDir)
+			p = m.m.Match(sub, isDir)
+			w.work += m.m.Len()
 		}
-		if match == nil {
+		if p == nil {
 			continue
 		}
-		if !match.Ignore() {
+		if p.Negated {
 			return "", false // re-included by a negated pattern
 		}
-		return fmt.Sprintf("%s:%d: %s", m.name, match.Position().Line, match.String()), true
+		return fmt.Sprintf("%s:%d: %s", m.name, p.Line, p.Text), true
 	}
 	return "", false
-}
-
-// relative matches one path, treating a panicking pattern as no match.
-func relative(gi gitignore.GitIgnore, sub string, isDir bool) (m gitignore.Match) {
-	defer func() {
-		if recover() != nil {
-			m = nil
-		}
-	}()
-	return gi.Relative(sub, isDir)
 }
 
 // byName applies the name-based checks to a file name.
@@ -681,6 +679,8 @@ func typeName(m fs.FileMode) string {
 		return "device"
 	case m&fs.ModeIrregular != 0:
 		return "irregular"
+	case m.IsDir():
+		return "directory"
 	}
 	return m.String()
 }

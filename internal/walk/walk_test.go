@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -569,27 +572,28 @@ func TestIgnoreByName(t *testing.T) {
 		{"/rootonly\n", false},
 		{"docs/_build/\n", false},
 		{"**/x\n", false},
-		{"\\#lit\n", false},
+		{"\\#lit\n", true},
+		{"a[/]b\n", false},
 	}
 	paths := []string{"a.pyc", "x/a.pyc", "keep.pyc", "y/keep.pyc", "__pycache__", "z/__pycache__", "build", "q/build", "MANIFEST", "rootonly", "d/rootonly", "docs/_build", "x", "a/x", "#lit"}
 	for _, tt := range tests {
 		t.Run(tt.patterns, func(t *testing.T) {
-			if got := namesOnly([]byte(tt.patterns)); got != tt.namesOnly {
-				t.Fatalf("namesOnly(%q) = %v, want %v", tt.patterns, got, tt.namesOnly)
-			}
 			root := fixture(t, map[string]string{".gitignore": tt.patterns})
 			w := &walker{skip: func(Skip) {}}
 			m, ok := w.load(filepath.Join(root, ".gitignore"), "", ".gitignore", true)
 			if !ok {
 				t.Fatal("load failed")
 			}
+			if got := m.byName != nil; got != tt.namesOnly {
+				t.Fatalf("load(%q) memoizes by name: %v, want %v", tt.patterns, got, tt.namesOnly)
+			}
 			plain := m
 			plain.byName = nil
 			for range 2 { // the second round reads the memo
 				for _, p := range paths {
 					for _, dir := range []bool{false, true} {
-						d1, ok1 := ignored([]matcher{m}, p, dir)
-						d2, ok2 := ignored([]matcher{plain}, p, dir)
+						d1, ok1 := w.ignored([]matcher{m}, p, dir)
+						d2, ok2 := w.ignored([]matcher{plain}, p, dir)
 						if d1 != d2 || ok1 != ok2 {
 							t.Errorf("ignored(%q, dir=%v) = %q %v memoized, %q %v not", p, dir, d1, ok1, d2, ok2)
 						}
@@ -597,5 +601,263 @@ func TestIgnoreByName(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWalkPathologicalIgnore is the hardening issue's case: one .gitignore
+// line with many stars and a file named with 40 a's. The old matcher
+// backtracked for hours (four times longer per extra "*a"); the deadline is
+// generous, the walk takes microseconds.
+func TestWalkPathologicalIgnore(t *testing.T) {
+	name := strings.Repeat("a", 40)
+	root := fixture(t, map[string]string{
+		".gitignore": "*a*a*a*a*a*a*a*a*a*a*b\n",
+		name:         "x\n",
+		"d/" + name:  "x\n",
+		"d/.ignore":  "**/a*a*a*a*a*a*a*a*a*a*a*a*b\n",
+		name + "b":   "ignored: it ends in b\n",
+	})
+	type result struct {
+		files, skips []string
+		err          error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		r.err = Walk(context.Background(), root, Options{}, func(f File) error {
+			r.files = append(r.files, f.Path)
+			return nil
+		}, func(s Skip) { r.skips = append(r.skips, s.Path+" "+s.Reason.String()) })
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("Walk: %v", r.err)
+		}
+		if diff := cmp.Diff([]string{".gitignore", name, "d/.ignore", "d/" + name}, r.files); diff != "" {
+			t.Errorf("files (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]string{name + "b ignored"}, r.skips); diff != "" {
+			t.Errorf("skips (-want +got):\n%s", diff)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Walk did not finish in 20 s")
+	}
+}
+
+// TestWalkAgainstGit compares the walk's ignore verdicts with git
+// check-ignore on a tree with nested ignore files, negations and every kind
+// of pattern: a path is ignored by the walk when it, or a directory above
+// it, is skipped as ignored. Skipped without git.
+func TestWalkAgainstGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	files := map[string]string{
+		".gitignore": "*.log\n!keep.log\nbuild/\n/rootonly.txt\ndoc/**/gen/\na/**\n!a/keep/\n!a/keep/**\n" +
+			"*.c\n!src/*.c\nfoo**/bar\n[Tt]emp*\n\\#hash\ntrail\\ \n**/cache/\nx[[:digit:]]?\n",
+		".git/info/exclude":   "local.txt\nkeep.log\n",
+		"sub/.gitignore":      "!*.log\n*.txt\n/anch\ndeep/x*\n",
+		"sub/deep/.gitignore": "!x1\n",
+	}
+	for _, p := range []string{
+		"app.log", "keep.log", "sub/x.log", "sub/keep.log", "build/o.js", "x/build", "rootonly.txt",
+		"sub/rootonly.txt", "doc/a/gen/x.py", "doc/gen/y.py", "doc/genx/z.py", "a/z.py", "a/keep/k.py",
+		"a/keep/s/k2.py", "m.c", "src/m.c", "src/deep/m.c", "foox/y/bar", "foo/bar", "Temp1.py",
+		"temp2/z.py", "#hash", "trail ", "trail", "sub/anch", "sub/q/anch", "sub/deep/x1", "sub/deep/x2",
+		"sub/deep/y", "local.txt", "p/cache/c.py", "cache", "x1a", "x1", "main.go",
+	} {
+		files[p] = "x\n"
+	}
+	root := fixture(t, files)
+	git := exec.Command("git", "init", "-q", root)
+	git.Env = append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	// git init keeps the exclude file written above.
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if p != root {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git = exec.Command("git", "-C", root, "check-ignore", "--no-index", "-v", "-n", "-z", "--stdin")
+	git.Env = append(os.Environ(), "HOME="+root, "XDG_CONFIG_HOME="+root, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	git.Stdin = strings.NewReader(strings.Join(paths, "\x00") + "\x00")
+	out, err := git.Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("git check-ignore: %v", err)
+	}
+	gitIgnored := map[string]bool{}
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i+3 < len(fields); i += 4 {
+		gitIgnored[fields[i+3]] = fields[i+2] != "" && !strings.HasPrefix(fields[i+2], "!")
+	}
+	if len(gitIgnored) != len(paths) {
+		t.Fatalf("git answered for %d of %d paths", len(gitIgnored), len(paths))
+	}
+
+	walkIgnored := map[string]bool{} // paths skipped as ignored, directories with "/"
+	_, skips := run(t, root, Options{})
+	for _, s := range skips {
+		if p, ok := strings.CutSuffix(s, " ignored"); ok {
+			walkIgnored[p] = true
+		}
+	}
+	for _, p := range paths {
+		got := walkIgnored[p]
+		for i := range len(p) {
+			if p[i] == '/' && walkIgnored[p[:i+1]] {
+				got = true
+			}
+		}
+		if info, err := os.Stat(filepath.Join(root, p)); err == nil && info.IsDir() && walkIgnored[p+"/"] {
+			got = true
+		}
+		if got != gitIgnored[p] {
+			t.Errorf("%s: walk ignores it: %v, git: %v", p, got, gitIgnored[p])
+		}
+	}
+}
+
+// TestWalkCancel cancels the walk from fn: Walk must return ctx's error
+// and call fn no more than a check interval later. Under an ignore file of
+// thousands of patterns every entry is a check interval of work, so no
+// file may follow the cancelling one; the old interval counted entries
+// alone and let 255 more through.
+func TestWalkCancel(t *testing.T) {
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("d/f%03d.py", i)] = "x\n"
+	}
+	var patterns strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&patterns, "*never%d*.q\n", i)
+	}
+	tests := []struct {
+		name      string
+		gitignore string
+		maxAfter  int // calls of fn allowed after the cancelling one
+	}{
+		{"empty ignore file", "", ctxCheckEvery},
+		{"huge ignore file", patterns.String(), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files[".gitignore"] = tt.gitignore
+			root := fixture(t, files)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			err := Walk(ctx, root, Options{}, func(File) error {
+				if calls++; calls == 2 {
+					cancel()
+				}
+				return nil
+			}, nil)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Walk = %v, want context.Canceled", err)
+			}
+			if after := calls - 2; after > tt.maxAfter {
+				t.Errorf("fn called %d times after the cancel, want at most %d", after, tt.maxAfter)
+			}
+		})
+	}
+}
+
+// TestWalkIgnoreFileNotRegular links ignore files to a named pipe, which the
+// old walk opened and waited on for good, and to /dev/zero, which it read
+// without end: such a file is reported and not applied, and the walk goes on.
+func TestWalkIgnoreFileNotRegular(t *testing.T) {
+	tests := []struct {
+		name   string
+		target func(t *testing.T, root string) string // the link's target
+		skips  []string                               // the Skips of .gitignore: not applied, not indexed
+	}{
+		{"link to a named pipe", func(t *testing.T, root string) string {
+			if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			return "pipe"
+		}, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (named pipe))",
+			".gitignore: unreadable (symlink to a special file (named pipe))",
+		}},
+		{"link to /dev/zero", func(t *testing.T, _ string) string {
+			if _, err := os.Stat("/dev/zero"); err != nil {
+				t.Skip("no /dev/zero")
+			}
+			return "/dev/zero"
+		}, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (device))",
+			".gitignore: symlink (points outside the repository)",
+		}},
+		{"link to a directory", func(*testing.T, string) string { return "sub" }, []string{
+			".gitignore: unreadable (ignore file not applied: not a regular file (directory))",
+			".gitignore: symlink (symlink to a directory (not followed))",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := fixture(t, map[string]string{"a.txt": "x\n", "sub/b.txt": "x\n"})
+			if err := os.Symlink(tt.target(t, root), filepath.Join(root, ".gitignore")); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan []string, 1)
+			go func() {
+				var skips []string
+				err := Walk(context.Background(), root, Options{}, nil, func(s Skip) {
+					if s.Path == ".gitignore" {
+						skips = append(skips, s.String())
+					}
+				})
+				if err != nil {
+					skips = append(skips, "error: "+err.Error())
+				}
+				done <- skips
+			}()
+			select {
+			case skips := <-done:
+				if diff := cmp.Diff(tt.skips, skips); diff != "" {
+					t.Errorf("skips of .gitignore (-want +got):\n%s", diff)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("Walk did not finish in 20 s")
+			}
+		})
+	}
+}
+
+// TestReadIgnoreLimit checks git's size limit on ignore files.
+func TestReadIgnoreLimit(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, ".gitignore")
+	if err := os.WriteFile(p, []byte("*.log\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, maxIgnoreSize); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if data, err := readIgnore(p); err != nil || len(data) != maxIgnoreSize {
+		t.Errorf("readIgnore of %d bytes = %d bytes, %v; want all of it", maxIgnoreSize, len(data), err)
+	}
+	if err := os.Truncate(p, maxIgnoreSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readIgnore(p); err == nil || err.Error() != "larger than 100 MiB" {
+		t.Errorf("readIgnore of %d bytes: error %v, want larger than 100 MiB", maxIgnoreSize+1, err)
 	}
 }
