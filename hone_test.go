@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/refine"
 	"github.com/hone-dev/hone/internal/report"
+	"github.com/hone-dev/hone/loop"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -56,6 +58,36 @@ func TestPatternExamples(t *testing.T) {
 			want: []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts", "src/auth/jwt-utils.ts"},
 			top:  []string{"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts", "src/auth/jwt-utils.ts"},
 			not:  []string{"src/users/user.ts", "src/users/user-repository.ts"},
+		},
+		{
+			name: "pagination (ASP.NET MVC)",
+			repo: "testdata/contoso-university",
+			task: "Add pagination to the Students index page",
+			// The helper the task names, and the students index it names
+			// too: its controller and its view (support: they name what
+			// PaginatedList.cs does not); not the other index pages, nor
+			// the bundled Bootstrap that says "pagination" most.
+			want: []string{"PaginatedList.cs", "Controllers/StudentsController.cs", "Views/Students/Index.cshtml"},
+			not:  []string{"Views/Home/Index.cshtml", "wwwroot/lib/bootstrap/dist/css/bootstrap.css", "Views/Instructors/Index.cshtml"},
+		},
+		{
+			name: "enrollment date validation (DataAnnotations)",
+			repo: "testdata/contoso-university",
+			task: "Fix the enrollment date validation bug",
+			// The validation attribute, and the model and DTO it
+			// validates ([EnrollmentDate] uses EnrollmentDateAttribute);
+			// not the bundled jQuery validation plugin.
+			want: []string{"Validation/EnrollmentDateAttribute.cs", "Models/Student.cs", "Models/CreateStudentRequest.cs"},
+			not: []string{"wwwroot/lib/jquery-validation-unobtrusive/jquery.validate.unobtrusive.js",
+				"wwwroot/lib/jquery-validation/dist/jquery.validate.js"},
+		},
+		{
+			name: "enrollment date validation (FluentValidation)",
+			repo: "testdata/contoso-api",
+			task: "Fix the enrollment date validation bug",
+			// The shared date rule and the validators that use it.
+			want: []string{"Validators/DateRules.cs", "Validators/CreateStudentRequestValidator.cs", "Validators/UpdateStudentRequestValidator.cs"},
+			not:  []string{"Validators/CourseValidator.cs"},
 		},
 		{
 			name: "rate limiting",
@@ -246,6 +278,47 @@ func TestBadInput(t *testing.T) {
 			_, err := repo.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
 			if !errors.Is(err, tc.want) {
 				t.Errorf("Retrieve(%.20q) = %v, want %v", tc.task, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRefineLearnsTheCodebasesVocabulary: when the loop refines, it learns
+// the words of the target area's code, the framework it is written against
+// among them (FluentValidation, DataAnnotations), and never a colour, a
+// number, markup or a language keyword, nor anything from bundled code.
+func TestRefineLearnsTheCodebasesVocabulary(t *testing.T) {
+	for _, tc := range []struct {
+		repo string
+		want []string
+	}{
+		{"testdata/contoso-api", []string{"fluentvalidation"}},
+		{"testdata/contoso-university", []string{"dataannotations", "validationcontext"}},
+	} {
+		t.Run(tc.repo, func(t *testing.T) {
+			// MinFiles above what the fixture holds: the loop runs every cycle.
+			res, err := open(t, tc.repo).Retrieve(context.Background(), "Fix the enrollment date validation bug",
+				hone.RetrieveOptions{Loop: loop.Options{MinFiles: 8}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			learned := map[string]bool{}
+			for _, c := range res.Cycles {
+				if c.Refinement != nil {
+					for _, k := range c.Refinement.AddedKeywords {
+						learned[k] = true
+					}
+				}
+			}
+			for _, w := range tc.want {
+				if !learned[w] {
+					t.Errorf("REFINE did not learn %q; it learned %v", w, learned)
+				}
+			}
+			for k := range learned {
+				if !refine.IsVocabulary(k) {
+					t.Errorf("REFINE learned %q, which is not vocabulary", k)
+				}
 			}
 		})
 	}

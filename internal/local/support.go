@@ -5,8 +5,10 @@ import (
 	"math"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/tokenize"
 )
 
 // Support: the selection is the context a subagent works from, so it holds
@@ -20,10 +22,17 @@ import (
 //     specific name the file defines (the definitions it calls), the file
 //     uses a specific name the target defines (a caller that wires it), or
 //     one imports the other;
+//   - or it names another part of the task: its path or a specific name
+//     it defines says a key word of the task that the target's do not
+//     (the task "Add pagination to the Students index page" names the
+//     pagination helper, the target, and the students index view and
+//     controller, which it does not link to yet);
 //   - supported: the file's own relevance, before competition, is at least
 //     SupportFloor (it shares the task's words or anchors; a helper the
 //     task never touches stays out).
 //
+// Linked files come first, then those naming more of what the target does
+// not name.
 // The strongest such files by their own relevance are taken, first come
 // first served across cycles (the target is fixed after the first), and
 // scored SupportBase plus SupportSpan of how far their relevance is above
@@ -85,6 +94,42 @@ func (e *Evaluator) link(target, id index.ID) string {
 	return ""
 }
 
+// namesList returns the task's key words that file id names, in path then
+// definition order: words of its path (its directories and file name) and
+// of the specific names it defines.
+func (e *Evaluator) namesList(id index.ID) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if w := e.taskTerm(t); w != "" && e.keyTerms[w] && !seen[w] && len(w) >= 3 && !strings.ContainsAny(w, "._-") {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	f := e.ix.File(id)
+	p := strings.TrimSuffix(f.Path, path.Ext(f.Path))
+	for _, comp := range strings.Split(p, "/") {
+		for _, t := range nameTerms(comp) {
+			add(t)
+		}
+	}
+	for _, d := range f.Defs {
+		if e.specific(d.Name) {
+			tokenize.Identifier(d.Name, add)
+		}
+	}
+	return out
+}
+
+// names is namesList as a set.
+func (e *Evaluator) names(id index.ID) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range e.namesList(id) {
+		m[w] = true
+	}
+	return m
+}
+
 // support lifts up to MaxSupport of js (judged and competed) into the
 // selection (see Support). Called with e.mu not held.
 func (e *Evaluator) support(js []*judged) {
@@ -100,26 +145,46 @@ func (e *Evaluator) support(js []*judged) {
 		return // no target yet: nothing to support
 	}
 	type cand struct {
-		j   *judged
-		why string
+		j     *judged
+		why   string
+		named int // key words it names that the target does not; 0 when linked
 	}
 	var cs []cand
+	targetNames := e.names(target)
 	for _, j := range js {
 		e.mu.Lock()
 		why, was := e.supporters[j.cand.Path]
 		e.mu.Unlock()
 		if was {
-			cs = append(cs, cand{j, why}) // lifted before: stays lifted
+			cs = append(cs, cand{j: j, why: why}) // lifted before: stays lifted
 			continue
 		}
 		if j.score >= e.opts.Threshold || j.plain < SupportFloor || j.id == target {
 			continue
 		}
 		if why := e.link(target, j.id); why != "" {
-			cs = append(cs, cand{j, why})
+			cs = append(cs, cand{j: j, why: why})
+			continue
+		}
+		var more []string
+		for _, w := range e.namesList(j.id) {
+			if !targetNames[w] {
+				more = append(more, w)
+			}
+		}
+		if len(more) > 0 {
+			cs = append(cs, cand{j: j, why: fmt.Sprintf("names %q, which %s does not", strings.Join(more, " "), path.Base(leader)), named: len(more)})
 		}
 	}
-	sort.SliceStable(cs, func(a, b int) bool { return cs[a].j.plain > cs[b].j.plain })
+	sort.SliceStable(cs, func(a, b int) bool {
+		if (cs[a].named == 0) != (cs[b].named == 0) {
+			return cs[a].named == 0 // linked first
+		}
+		if cs[a].named != cs[b].named {
+			return cs[a].named > cs[b].named // then those naming more of the task
+		}
+		return cs[a].j.plain > cs[b].j.plain
+	})
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, c := range cs {

@@ -78,6 +78,11 @@ const (
 	MaxPatterns = 3
 	// maxCommonShare: a learned term in more than this share of files is noise.
 	maxCommonShare = 0.10
+	// maxFrameworkShare: a framework in more of the files is the whole
+	// project's, not the target area's.
+	maxFrameworkShare = 0.5
+	// maxFrameworks bounds the frameworks learned per cycle.
+	maxFrameworks = 2
 )
 
 // Options configure a Refiner.
@@ -255,6 +260,16 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	sort.SliceStable(order, func(a, b int) bool { return count[order[a]] > count[order[b]] })
 	common := int(maxCommonShare*float64(r.ix.Len())) + 1
 	var learned []string
+	// The frameworks the teachers are written against first: their word
+	// for the concern (see frameworks).
+	for _, t := range r.frameworks(teachers, have) {
+		if len(learned) >= MaxLearned {
+			break
+		}
+		have[t] = true
+		learned = append(learned, t)
+		q.Keywords = append(q.Keywords, loop.Keyword{Term: t, Weight: LearnedWeight, Origin: "learned"})
+	}
 	for _, t := range order {
 		if len(learned) >= MaxLearned {
 			break
@@ -358,6 +373,54 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 		}
 	}
 	return q, ref, ctx.Err()
+}
+
+// frameworks returns the libraries the teachers import (imports that
+// resolve to no file of the repository) that other files use too (the last part of each absolute import:
+// FluentValidation, DataAnnotations), the most shared among the teachers
+// first, then the rarest in the repository, at most maxFrameworks. The
+// framework a file is written against is the codebase's word for its
+// concern, and it is often in too many files of a small project for the
+// distinctive terms to offer it: a REFINE that learns it finds the other
+// files written against it (validators, the models they validate).
+func (r *Refiner) frameworks(teachers []loop.Evaluation, have map[string]bool) []string {
+	count := map[string]int{}
+	var order []string
+	for _, e := range teachers {
+		id, ok := r.ix.Lookup(e.Path)
+		if !ok || !r.teaches(e.Path) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, imp := range r.ix.File(id).Imports {
+			if strings.HasPrefix(imp, ".") || len(r.ix.ResolveImport(id, imp)) > 0 {
+				continue // the project's own module: not a framework
+			}
+			t := strings.ToLower(imp[strings.LastIndexAny(imp, `./:\`)+1:])
+			if seen[t] || have[t] || len(t) < 4 || !IsVocabulary(t) {
+				continue
+			}
+			seen[t] = true
+			if count[t] == 0 {
+				order = append(order, t)
+			}
+			count[t]++
+		}
+	}
+	limit := int(maxFrameworkShare * float64(r.ix.Len()))
+	var out []string
+	for _, t := range order {
+		if df := r.ix.DocFreq(t); df > 1 && df <= limit {
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if count[out[a]] != count[out[b]] {
+			return count[out[a]] > count[out[b]]
+		}
+		return r.ix.DocFreq(out[a]) < r.ix.DocFreq(out[b])
+	})
+	return out[:min(len(out), maxFrameworks)]
 }
 
 // gapWords are the words of missing-context phrases, not names.

@@ -10,9 +10,10 @@ import (
 // Vocabulary: REFINE adds "the codebase's own terms", so it learns words,
 // not tokens. A term is not vocabulary when it is
 //
-//   - a number, or hexadecimal: a colour (0b5ed7), a hash or an id (3f2a9c1);
-//   - a keyword or built-in of a common language (elif, readonly, nameof):
-//     every file of that language says it;
+//   - a number, or hexadecimal: a colour (0b5ed7), a hash or an id (3f2a9c1),
+//     or a hyphenated term with a digit (a CSS class, col-md-4);
+//   - a keyword or built-in of a common language (elif, readonly, nameof),
+//     or markup (div, href, btn): every file of that language says it;
 //   - a stop word, or shorter than three letters.
 //
 // And a file teaches only when it is the project's own code: not a test,
@@ -36,8 +37,8 @@ func IsVocabulary(t string) bool {
 			hex = false
 		}
 	}
-	if digits == len(t) || hex && digits > 0 {
-		return false
+	if digits == len(t) || hex && digits > 0 || digits > 0 && strings.Contains(t, "-") {
+		return false // 2024, 0b5ed7, 3f2a9c1; col-md-4, utf-8
 	}
 	return true
 }
@@ -69,6 +70,8 @@ const var let func struct impl pub mut crate dyn unsafe defer chan fallthrough g
 bool boolean int int32 int64 uint uint32 uint64 float float32 float64 double char byte long short
 unsigned signed sizeof typedef struct enum extern inline constexpr nullptr template typename auto
 println printf sprintf fprintf console prototype echo elsif unless endif begin rescue ensure
+string str
+div span href https http www btn nbsp tbody thead ul li ol nav img src alt px rem
 `) {
 		m[w] = true
 	}
