@@ -275,9 +275,7 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hone: index %s: %w", r.root, err)
 	}
-	for _, w := range st.Warnings {
-		r.opts.Logger.Warn(w)
-	}
+	// index.Open has logged st.Warnings as it met them.
 	if ix.Len() == 0 {
 		return &EmptyRepoError{Root: r.root, Stats: st}
 	}

@@ -119,7 +119,9 @@ type Options struct {
 	Workers int
 	// Progress, when set, is called as files are read: done of total.
 	Progress func(done, total int)
-	Logger   *slog.Logger
+	// Logger receives each warning as Open meets it, the text of
+	// Stats.Warnings (a caller that logs them itself leaves it nil).
+	Logger *slog.Logger
 }
 
 // Stats describe an Open.
@@ -129,7 +131,7 @@ type Stats struct {
 	Parsed   int // read and parsed this time
 	Removed  int // in the cache but gone from the tree
 	Skipped  []walk.Skip
-	Warnings []string // e.g. "cache was corrupt; rebuilt"
+	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger
 	Millis   int64
 	// CachePath is the cache file used ("" with NoCache).
 	CachePath string
