@@ -225,3 +225,49 @@ func TestPathKeepsTagsLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheCutUnderIndex cuts the cache file an index was loaded from (as a
+// cache cleaner, a full disk or another hone version may) and then reads
+// every part of the index: its arrays, its strings and its tags not yet
+// decoded. An index that mapped its file died of SIGBUS here.
+func TestCacheCutUnderIndex(t *testing.T) {
+	root := heavyRepo(t)
+	for _, tc := range []struct {
+		name string
+		size func(n int64) int64
+	}{
+		{"emptied", func(int64) int64 { return 0 }},
+		{"halved", func(n int64) int64 { return n / 2 }},
+		{"header left", func(int64) int64 { return headerSize }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			cold, _ := openT(t, root, cache)
+			warm, st := openT(t, root, cache)
+			if st.Parsed != 0 || warm.lazy == nil {
+				t.Fatalf("second Open did not load the cache: %+v", st)
+			}
+			fi, err := os.Stat(st.CachePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(st.CachePath, tc.size(fi.Size())); err != nil {
+				t.Fatal(err)
+			}
+			sameIndex(t, cold, warm)
+			q := []Term{{"burst", 1}, {"limit", 1}, {"token", 1}}
+			if a, b := cold.Search(q, nil, 10), warm.Search(q, nil, 10); !cmp.Equal(a, b) {
+				t.Errorf("Search after the cut: %v, want %v", b, a)
+			}
+			if a, b := cold.Associations("burst", 5), warm.Associations("burst", 5); !cmp.Equal(a, b) {
+				t.Errorf("Associations after the cut: %v, want %v", b, a)
+			}
+			// A new Open meets the damaged file and rebuilds it.
+			again, st := openT(t, root, cache)
+			if len(st.Warnings) != 1 {
+				t.Errorf("Open of the cut cache: warnings %q, want one", st.Warnings)
+			}
+			sameIndex(t, cold, again)
+		})
+	}
+}

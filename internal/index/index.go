@@ -52,11 +52,12 @@
 // # Persistence
 //
 // Open keeps one cache file per repository (cache.go describes the format):
-// the arrays are stored as they lie in memory and a warm Open views them in
-// a read-only memory mapping of the file rather than decoding them. A warm Open re-stats the tree,
-// re-reads only files whose size, mtime or inode changed, and drops deleted
-// ones; a cache that is corrupt, truncated, of another version or of another
-// root is rebuilt with a warning.
+// the arrays are stored as they lie in memory and a warm Open reads the file
+// into one buffer and views them in it rather than decoding them. A warm
+// Open re-stats the tree, re-reads only files whose size, mtime or inode
+// changed, and drops deleted ones; a cache that is corrupt, truncated, of
+// another version or of another root is rebuilt with a warning. An index
+// never depends on its file once opened: nothing is mapped.
 package index
 
 import (

@@ -170,8 +170,7 @@ func save(p string, ix *Index) error {
 }
 
 // replaceFile writes the parts to a temporary file beside p and renames it
-// over p: readers (who may have p mapped) see the old file or the new one,
-// never a torn one. The caller holds p's lock.
+// over p: readers see the old file or the new one, never a torn one. The caller holds p's lock.
 func replaceFile(p string, parts ...[]byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
 	if err != nil {
