@@ -437,7 +437,8 @@ func (d *decoder) str() string {
 // satisfying errors.Is(err, fs.ErrNotExist). The file is read into one heap
 // buffer that the index's arrays, strings and lazy tags then point into, so
 // the garbage collector keeps it exactly as long as something does, and
-// checked against its CRC before use.
+// checked against its CRC before use. The returned index remembers the file
+// it came from (see Index.heldBy).
 //
 // The file is read, not mapped: a mapping reads the same pages without a
 // copy, but it ties the process to the file for as long as any string of the
@@ -471,30 +472,43 @@ func load(p, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	ix.file = fi
 	if s := exeStamp(); s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s {
-		restamp(p, buf, fi, s) // best effort: a later run checks the fingerprint again
+		// Best effort: a later run checks the fingerprint again.
+		if nfi, err := restamp(p, buf, fi, s); err == nil && nfi != nil {
+			ix.file = nfi
+		}
 	}
 	return ix, nil
 }
 
 // restamp replaces the cache at p, whose bytes are buf (the version fi),
-// with a copy carrying stamp: a cache written by another executable (an
-// older build of hone) is accepted by running the extractor on probes, tens
-// of milliseconds that every later warm run would pay again. It does
-// nothing if p changed meanwhile, and replaces p by rename, never in place
-// (another process may be reading it).
-func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) error {
+// with a copy carrying stamp, and returns the new file's info: a cache
+// written by another executable (an older build of hone) is accepted by
+// running the extractor on probes, tens of milliseconds that every later
+// warm run would pay again. It does nothing (nil info) if p changed
+// meanwhile, and replaces p by rename, never in place (another process may
+// be reading it).
+func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) (os.FileInfo, error) {
 	unlock, err := lockFile(p + ".lock")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
-	if cur, err := os.Stat(p); err != nil || !os.SameFile(cur, fi) || cur.Size() != fi.Size() || !cur.ModTime().Equal(fi.ModTime()) {
-		return err
+	if cur, err := os.Stat(p); err != nil || !sameVersion(cur, fi) {
+		return nil, err
 	}
 	hdr := slices.Clone(buf[:headerSize])
 	binary.LittleEndian.PutUint64(hdr[24:], stamp)
 	return replaceFile(p, hdr, buf[headerSize:])
+}
+
+// sameVersion reports whether a and b describe the same version of a file:
+// a cache is replaced by renaming a new file over it (a new inode), and
+// anything else that changes it in place moves its size or modification
+// time.
+func sameVersion(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // readCache reads the size bytes of f into a new heap buffer.

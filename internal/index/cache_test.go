@@ -271,3 +271,89 @@ func TestCacheCutUnderIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenPrev checks that an Open given the index it returned before
+// reuses it while the cache file holds it, reads the file when someone
+// else replaced it, and writes the file again from it when the file was
+// cut or removed.
+func TestOpenPrev(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	ctx := context.Background()
+	open := func(what string, prev *Index) (*Index, Stats) {
+		t.Helper()
+		ix, st, err := Open(ctx, root, Options{CacheDir: cache, Prev: prev})
+		if err != nil {
+			t.Fatalf("%s: Open = %v", what, err)
+		}
+		return ix, st
+	}
+	cold, _ := open("cold", nil)
+	if ix, st := open("unchanged", cold); ix != cold || st.Parsed != 0 || len(st.Warnings) != 0 {
+		t.Errorf("unchanged: got the same index %v, %+v; want Prev itself, nothing read", ix == cold, st)
+	}
+
+	// Cut in place: the index in memory is written again, nothing parsed.
+	p := mustCachePath(t, cache, root)
+	st0, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	ix, st := open("cut", cold)
+	if st.Parsed != 0 || len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "written again") {
+		t.Errorf("cut: %+v; want nothing parsed and one warning that the file is written again", st)
+	}
+	if st1, err := os.Stat(st.CachePath); err != nil || st1.Size() != st0.Size() {
+		t.Errorf("cut: the cache was not written again: %v", err)
+	}
+	if loaded, err := load(st.CachePath, cold.root); err != nil {
+		t.Errorf("cut: the file written again does not load: %v", err)
+	} else {
+		sameIndex(t, cold, loaded)
+	}
+	if again, _ := open("after the cut", ix); again != ix {
+		t.Error("after the cut: the index whose file was written again is not reused")
+	}
+
+	// Removed: written again without a warning.
+	if err := os.Remove(st.CachePath); err != nil {
+		t.Fatal(err)
+	}
+	ix, st = open("removed", ix)
+	if st.Parsed != 0 || len(st.Warnings) != 0 {
+		t.Errorf("removed: %+v; want nothing parsed, no warning", st)
+	}
+	if _, err := os.Stat(st.CachePath); err != nil {
+		t.Errorf("removed: the cache was not written again: %v", err)
+	}
+
+	// Replaced by another process after an edit: the file is read, and it
+	// already holds the edit.
+	if err := os.WriteFile(filepath.Join(root, "app/fresh.py"), []byte("def refreshed_elsewhere():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := open("other process", nil); st.Parsed != 1 {
+		t.Fatalf("other process: %+v; want the edited file parsed", st)
+	}
+	got, st := open("replaced", ix)
+	if st.Parsed != 0 || got == ix || len(got.Defining("refreshed_elsewhere")) != 1 {
+		t.Errorf("replaced: %+v, Prev returned %v; want the replacing file's index, nothing parsed", st, got == ix)
+	}
+
+	// Another root's index is no Prev.
+	other := copyRepo(t)
+	if ix, st, err := Open(ctx, other, Options{CacheDir: cache, Prev: got}); err != nil || ix == got || st.Parsed != ix.Len() {
+		t.Errorf("another root's Prev: %+v, %v", st, err)
+	}
+}
+
+func mustCachePath(t *testing.T, cache, root string) string {
+	t.Helper()
+	p, err := cachePath(cache, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
