@@ -252,7 +252,11 @@ func (r *Repo) IndexStats() index.Stats {
 }
 
 // Refresh brings the index up to date with the tree (after edits): only
-// changed files are read again.
+// changed files are read again. The index it replaces stays whole for
+// whoever still uses it (a session started before keeps its own): indexes
+// live in memory, never in a mapping of the cache file. The cache file is
+// read again only when another process changed it, and written again from
+// the index in memory when it was removed or damaged.
 func (r *Repo) Refresh(ctx context.Context) error {
 	start := time.Now()
 	// The commit history is read beside the index (git, then the cache).
@@ -264,7 +268,9 @@ func (r *Repo) Refresh(ctx context.Context) error {
 		hist, histMsg = r.loadHistory(ctx)
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
+	prev, _ := r.index()
 	ix, st, err := index.Open(ctx, r.root, index.Options{
+		Prev:     prev, // read the cache file again only if someone changed it
 		CacheDir: r.opts.CacheDir,
 		NoCache:  r.opts.NoCache,
 		Walk: walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
@@ -275,9 +281,7 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("hone: index %s: %w", r.root, err)
 	}
-	for _, w := range st.Warnings {
-		r.opts.Logger.Warn(w)
-	}
+	// index.Open has logged st.Warnings as it met them.
 	if ix.Len() == 0 {
 		return &EmptyRepoError{Root: r.root, Stats: st}
 	}

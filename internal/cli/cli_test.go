@@ -211,3 +211,44 @@ func TestPackSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningOnce: a cache warning is printed once, on stderr, whichever
+// command met it.
+func TestWarningOnce(t *testing.T) {
+	cache := t.TempDir()
+	hone := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		args = append([]string{"--cache-dir", cache, "--repo", fixture, "--no-history"}, args...)
+		if code := Run(context.Background(), args, strings.NewReader(""), &out, &errb); code != ExitOK {
+			t.Fatalf("hone %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+		}
+		if strings.Contains(out.String(), "unusable") {
+			t.Errorf("hone %s: a warning on stdout:\n%s", strings.Join(args, " "), out.String())
+		}
+		return errb.String()
+	}
+	damage := func() {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(cache, "index-*.bin"))
+		if len(files) != 1 {
+			t.Fatalf("cache files %v, want one", files)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/2] ^= 0xff
+		if err := os.WriteFile(files[0], b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hone("index")
+	for _, args := range [][]string{{"index"}, {"--paths", "token expiry"}} {
+		damage()
+		if stderr := hone(args...); strings.Count(stderr, "unusable") != 1 {
+			t.Errorf("hone %s printed the cache warning %d times, want once:\n%s",
+				strings.Join(args, " "), strings.Count(stderr, "unusable"), stderr)
+		}
+	}
+}

@@ -44,8 +44,9 @@ when no file is left to index (the exit code is then 5).`,
 }
 
 // printIndex writes the summary of an index: counts, skips by reason, the
-// history ("" when none was read), warnings, and with explain every skipped
-// file as "reason<TAB>path<TAB>detail".
+// history ("" when none was read), and with explain every skipped file as
+// "reason<TAB>path<TAB>detail". Warnings are not repeated: they went to
+// stderr as they were met.
 func printIndex(w io.Writer, root string, st index.Stats, history string, explain bool) {
 	fmt.Fprintf(w, "%s: %d files indexed (%d read, %d from cache, %d removed), %d skipped, %d ms\n",
 		root, st.Files, st.Parsed, st.Reused, st.Removed, len(st.Skipped), st.Millis)
@@ -63,9 +64,6 @@ func printIndex(w io.Writer, root string, st index.Stats, history string, explai
 	}
 	if history != "" {
 		fmt.Fprintf(w, "  history: %s\n", history)
-	}
-	for _, warn := range st.Warnings {
-		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	if explain {
 		for _, s := range st.Skipped {

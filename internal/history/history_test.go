@@ -449,3 +449,46 @@ func TestWindow(t *testing.T) {
 		t.Errorf("another limit: %+v, %v; want a fresh read", st, err)
 	}
 }
+
+// TestCacheBitFlips damages a cached log one bit at a time: every damaged
+// copy must be refused (the log is then read again), never taken for a log.
+func TestCacheBitFlips(t *testing.T) {
+	dir, _ := shopRepo(t)
+	cache := t.TempDir()
+	src := Source{Dir: dir}
+	want, _, err := Load(context.Background(), src, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*.gob"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	good, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []Term{{"throttle", 1}, {"cart", 1}, {"window", 1}}
+	if l, err := decodeCache(good, src.key(), MaxCommits); err != nil || fmt.Sprint(l.Files(q)) != fmt.Sprint(want.Files(q)) {
+		t.Fatalf("the undamaged cache: %v", err)
+	}
+	accepted := 0
+	for bit := range 8 * len(good) {
+		bad := bytes.Clone(good)
+		bad[bit/8] ^= 1 << (bit % 8)
+		if l, err := decodeCache(bad, src.key(), MaxCommits); err == nil {
+			if accepted++; accepted <= 3 {
+				t.Errorf("bit %d of %d flipped: accepted; Files = %v, want %v", bit, 8*len(good), l.Files(q), want.Files(q))
+			}
+		}
+	}
+	if accepted > 0 {
+		t.Errorf("%d of %d single-bit flips accepted", accepted, 8*len(good))
+	}
+	// Cut short, the file is refused too.
+	for _, n := range []int{0, headerSize - 1, headerSize, len(good) / 2, len(good) - 1} {
+		if _, err := decodeCache(good[:n], src.key(), MaxCommits); err == nil {
+			t.Errorf("the first %d of %d bytes: accepted", n, len(good))
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -20,7 +22,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 2
+const cacheVersion = 3
 
 // Options control Load.
 type Options struct {
@@ -211,9 +213,24 @@ func pathFor(dir string, src Source) (string, error) {
 	return filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".gob"), nil
 }
 
-// cacheFile is the cache's layout.
+// The cache file, history-<hash of the source's key>.gob, is a header and
+// a gob-encoded cacheFile:
+//
+//	magic    [8]byte  "HONEHIS\n"
+//	version  uint32   cacheVersion (little-endian)
+//	crc      uint32   CRC-32 (IEEE) of the gob that follows, as the index cache
+//
+// A file that fails a check (magic, version, checksum, key, limit, ids in
+// range) is not used: the log is read again. The checksum matters: a
+// damaged gob often still decodes (a flipped bit in a count or a term makes
+// another log, which ranks other files).
+const (
+	cacheMagic = "HONEHIS\n"
+	headerSize = 16
+)
+
+// cacheFile is the cache's layout after the header.
 type cacheFile struct {
-	Version int
 	Key     string
 	Rev     string
 	Partial bool
@@ -230,12 +247,16 @@ type cacheFile struct {
 }
 
 func saveCache(p, key string, l *Log) error {
-	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(cacheFile{Version: cacheVersion, Key: key, Rev: l.rev, Partial: l.partial, Limit: l.limit, Truncated: l.truncated,
+	buf := bytes.NewBuffer(make([]byte, headerSize))
+	err := gob.NewEncoder(buf).Encode(cacheFile{Key: key, Rev: l.rev, Partial: l.partial, Limit: l.limit, Truncated: l.truncated,
 		Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Post: l.post, Lens: l.lens, Files: l.files})
 	if err != nil {
 		return err
 	}
+	b := buf.Bytes()
+	copy(b, cacheMagic)
+	binary.LittleEndian.PutUint32(b[8:], cacheVersion)
+	binary.LittleEndian.PutUint32(b[12:], crc32.ChecksumIEEE(b[headerSize:]))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -243,7 +264,7 @@ func saveCache(p, key string, l *Log) error {
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(buf.Bytes())
+	_, werr := tmp.Write(b)
 	if err := errors.Join(werr, tmp.Close()); err != nil {
 		os.Remove(tmp.Name())
 		return err
@@ -255,8 +276,12 @@ func saveCache(p, key string, l *Log) error {
 	return nil
 }
 
-// errStale marks a cache of another version or source.
-var errStale = errors.New("history: cache of another version or source")
+var (
+	// errStale marks a cache of another version or source.
+	errStale = errors.New("history: cache of another version or source")
+	// errCorrupt marks a cache that fails its checksum.
+	errCorrupt = errors.New("history: cache is corrupt")
+)
 
 // loadCache reads and checks a cached log.
 func loadCache(p, key string, limit int) (*Log, error) {
@@ -264,16 +289,30 @@ func loadCache(p, key string, limit int) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	var c cacheFile
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
+	return decodeCache(b, key, limit)
+}
+
+// decodeCache decodes and checks the bytes of a cache file.
+func decodeCache(b []byte, key string, limit int) (*Log, error) {
+	if len(b) < headerSize || string(b[:8]) != cacheMagic {
+		return nil, errCorrupt
 	}
-	if c.Version != cacheVersion || c.Key != key || c.Limit != limit {
+	if binary.LittleEndian.Uint32(b[8:]) != cacheVersion {
+		return nil, errStale
+	}
+	if crc32.ChecksumIEEE(b[headerSize:]) != binary.LittleEndian.Uint32(b[12:]) {
+		return nil, errCorrupt
+	}
+	var c cacheFile
+	if err := gob.NewDecoder(bytes.NewReader(b[headerSize:])).Decode(&c); err != nil {
+		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
+	}
+	if c.Key != key || c.Limit != limit {
 		return nil, errStale
 	}
 	n := len(c.Lens)
 	if len(c.Hashes) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
-		return nil, fmt.Errorf("history: cache %s is inconsistent", p)
+		return nil, errors.New("history: cache is inconsistent")
 	}
 	l := &Log{rev: c.Rev, limit: c.Limit, partial: c.Partial, truncated: c.Truncated, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, post: c.Post,
 		lens: c.Lens, files: c.Files, pathID: make(map[string]int32, len(c.Paths)),
@@ -281,17 +320,17 @@ func loadCache(p, key string, limit int) (*Log, error) {
 	for i, f := range c.Files {
 		for _, id := range f {
 			if id < 0 || int(id) >= len(c.Paths) {
-				return nil, fmt.Errorf("history: cache %s: commit %d names path %d of %d", p, i, id, len(c.Paths))
+				return nil, fmt.Errorf("history: cache: commit %d names path %d of %d", i, id, len(c.Paths))
 			}
 		}
 	}
 	for i, ps := range c.Post {
 		if len(ps)%2 != 0 {
-			return nil, fmt.Errorf("history: cache %s: odd postings", p)
+			return nil, errors.New("history: cache: odd postings")
 		}
 		for j := 0; j < len(ps); j += 2 {
 			if ps[j] < 0 || int(ps[j]) >= n {
-				return nil, fmt.Errorf("history: cache %s: term %d names commit %d of %d", p, i, ps[j], n)
+				return nil, fmt.Errorf("history: cache: term %d names commit %d of %d", i, ps[j], n)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,9 +23,9 @@ import (
 // The cache file, one per repository, is named index-<hash of the absolute
 // root>.bin. It is little-endian and made to be loaded without rebuilding:
 // the arrays a search reads (forward index, postings, term table, name
-// tables) are stored fixed-width, 8-byte aligned, and a warm Open views them
-// in a read-only mapping of the file instead of decoding them (see load and
-// mapFile: the mapping is kept for the life of the process).
+// tables) are stored fixed-width, 8-byte aligned, and a warm Open reads the
+// file into one heap buffer and views them in it instead of decoding them
+// (see load).
 //
 //	header (48 bytes):
 //	  magic      [8]byte  "HONEIDX\n"
@@ -433,12 +434,18 @@ func (d *decoder) str() string {
 }
 
 // load reads the cache at p for root. A missing file yields an error
-// satisfying errors.Is(err, fs.ErrNotExist). The file is mapped read-only
-// (see mapFile), not copied: the index's arrays, strings and lazy tags point
-// into the mapping, which is never unmapped once an index was decoded from
-// it. The whole file is still checked against its CRC before use; reading
-// mapped pages of the page cache costs a fraction of copying them into
-// freshly faulted heap pages.
+// satisfying errors.Is(err, fs.ErrNotExist). The file is read into one heap
+// buffer that the index's arrays, strings and lazy tags then point into, so
+// the garbage collector keeps it exactly as long as something does, and
+// checked against its CRC before use. The returned index remembers the file
+// it came from (see Index.heldBy).
+//
+// The file is read, not mapped: a mapping reads the same pages without a
+// copy, but it ties the process to the file for as long as any string of the
+// index lives, and a file truncated under a live mapping (by a cache
+// cleaner, another hone version, anyone) kills the process with SIGBUS at
+// its next access, wherever that is: in a search, in a session that keeps
+// its index, in a caller holding a path. A copy cannot be taken away.
 func load(p, root string) (*Index, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -453,50 +460,68 @@ func load(p, root string) (*Index, error) {
 	if size < headerSize || size > math.MaxInt {
 		return nil, errCorrupt
 	}
-	buf, done, err := mapFile(f, fi, int(size))
+	buf, err := readCache(f, int(size))
 	if err != nil {
 		return nil, err
 	}
 	lenDec, _, err := checkHeader(buf[:headerSize], size)
 	if err != nil {
-		done(false)
 		return nil, err
 	}
 	ix, err := decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, true)
-	done(err == nil)
-	if s := exeStamp(); err == nil && s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s {
-		restamp(p, buf, fi, s) // best effort: a later run checks the fingerprint again
+	if err != nil {
+		return nil, err
 	}
-	return ix, err
+	ix.file = fi
+	if s := exeStamp(); s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s {
+		// Best effort: a later run checks the fingerprint again.
+		if nfi, err := restamp(p, buf, fi, s); err == nil && nfi != nil {
+			ix.file = nfi
+		}
+	}
+	return ix, nil
 }
 
 // restamp replaces the cache at p, whose bytes are buf (the version fi),
-// with a copy carrying stamp: a cache written by another executable (an
-// older build of hone) is accepted by running the extractor on probes, tens
-// of milliseconds that every later warm run would pay again. It does
-// nothing if p changed meanwhile, and replaces p by rename, never in place
-// (others may have it mapped).
-func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) error {
+// with a copy carrying stamp, and returns the new file's info: a cache
+// written by another executable (an older build of hone) is accepted by
+// running the extractor on probes, tens of milliseconds that every later
+// warm run would pay again. It does nothing (nil info) if p changed
+// meanwhile, and replaces p by rename, never in place (another process may
+// be reading it).
+func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) (os.FileInfo, error) {
 	unlock, err := lockFile(p + ".lock")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer unlock()
-	if cur, err := os.Stat(p); err != nil || !os.SameFile(cur, fi) || cur.Size() != fi.Size() || !cur.ModTime().Equal(fi.ModTime()) {
-		return err
+	if cur, err := os.Stat(p); err != nil || !sameVersion(cur, fi) {
+		return nil, err
 	}
 	hdr := slices.Clone(buf[:headerSize])
 	binary.LittleEndian.PutUint64(hdr[24:], stamp)
 	return replaceFile(p, hdr, buf[headerSize:])
 }
 
-// readFile reads the size bytes of f into the heap.
-func readFile(f *os.File, size int) ([]byte, func(bool), error) {
+// sameVersion reports whether a and b describe the same version of a file:
+// a cache is replaced by renaming a new file over it (a new inode), and
+// anything else that changes it in place moves its size or modification
+// time.
+func sameVersion(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// readCache reads the size bytes of f into a new heap buffer.
+func readCache(f *os.File, size int) ([]byte, error) {
 	b := make([]byte, size)
+	adviseHuge(b)
 	if _, err := f.ReadAt(b, 0); err != nil {
-		return nil, nil, fmt.Errorf("index: read cache: %w", err)
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w (shorter than when opened)", errCorrupt)
+		}
+		return nil, fmt.Errorf("index: read cache: %w", err)
 	}
-	return b, func(bool) {}, nil
+	return b, nil
 }
 
 // checkHeader checks the magic, version and lengths of a header for a file

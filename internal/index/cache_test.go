@@ -225,3 +225,135 @@ func TestPathKeepsTagsLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheCutUnderIndex cuts the cache file an index was loaded from (as a
+// cache cleaner, a full disk or another hone version may) and then reads
+// every part of the index: its arrays, its strings and its tags not yet
+// decoded. An index that mapped its file died of SIGBUS here.
+func TestCacheCutUnderIndex(t *testing.T) {
+	root := heavyRepo(t)
+	for _, tc := range []struct {
+		name string
+		size func(n int64) int64
+	}{
+		{"emptied", func(int64) int64 { return 0 }},
+		{"halved", func(n int64) int64 { return n / 2 }},
+		{"header left", func(int64) int64 { return headerSize }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			cold, _ := openT(t, root, cache)
+			warm, st := openT(t, root, cache)
+			if st.Parsed != 0 || warm.lazy == nil {
+				t.Fatalf("second Open did not load the cache: %+v", st)
+			}
+			fi, err := os.Stat(st.CachePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(st.CachePath, tc.size(fi.Size())); err != nil {
+				t.Fatal(err)
+			}
+			sameIndex(t, cold, warm)
+			q := []Term{{"burst", 1}, {"limit", 1}, {"token", 1}}
+			if a, b := cold.Search(q, nil, 10), warm.Search(q, nil, 10); !cmp.Equal(a, b) {
+				t.Errorf("Search after the cut: %v, want %v", b, a)
+			}
+			if a, b := cold.Associations("burst", 5), warm.Associations("burst", 5); !cmp.Equal(a, b) {
+				t.Errorf("Associations after the cut: %v, want %v", b, a)
+			}
+			// A new Open meets the damaged file and rebuilds it.
+			again, st := openT(t, root, cache)
+			if len(st.Warnings) != 1 {
+				t.Errorf("Open of the cut cache: warnings %q, want one", st.Warnings)
+			}
+			sameIndex(t, cold, again)
+		})
+	}
+}
+
+// TestOpenPrev checks that an Open given the index it returned before
+// reuses it while the cache file holds it, reads the file when someone
+// else replaced it, and writes the file again from it when the file was
+// cut or removed.
+func TestOpenPrev(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	ctx := context.Background()
+	open := func(what string, prev *Index) (*Index, Stats) {
+		t.Helper()
+		ix, st, err := Open(ctx, root, Options{CacheDir: cache, Prev: prev})
+		if err != nil {
+			t.Fatalf("%s: Open = %v", what, err)
+		}
+		return ix, st
+	}
+	cold, _ := open("cold", nil)
+	if ix, st := open("unchanged", cold); ix != cold || st.Parsed != 0 || len(st.Warnings) != 0 {
+		t.Errorf("unchanged: got the same index %v, %+v; want Prev itself, nothing read", ix == cold, st)
+	}
+
+	// Cut in place: the index in memory is written again, nothing parsed.
+	p := mustCachePath(t, cache, root)
+	st0, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	ix, st := open("cut", cold)
+	if st.Parsed != 0 || len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "written again") {
+		t.Errorf("cut: %+v; want nothing parsed and one warning that the file is written again", st)
+	}
+	if st1, err := os.Stat(st.CachePath); err != nil || st1.Size() != st0.Size() {
+		t.Errorf("cut: the cache was not written again: %v", err)
+	}
+	if loaded, err := load(st.CachePath, cold.root); err != nil {
+		t.Errorf("cut: the file written again does not load: %v", err)
+	} else {
+		sameIndex(t, cold, loaded)
+	}
+	if again, _ := open("after the cut", ix); again != ix {
+		t.Error("after the cut: the index whose file was written again is not reused")
+	}
+
+	// Removed: written again without a warning.
+	if err := os.Remove(st.CachePath); err != nil {
+		t.Fatal(err)
+	}
+	ix, st = open("removed", ix)
+	if st.Parsed != 0 || len(st.Warnings) != 0 {
+		t.Errorf("removed: %+v; want nothing parsed, no warning", st)
+	}
+	if _, err := os.Stat(st.CachePath); err != nil {
+		t.Errorf("removed: the cache was not written again: %v", err)
+	}
+
+	// Replaced by another process after an edit: the file is read, and it
+	// already holds the edit.
+	if err := os.WriteFile(filepath.Join(root, "app/fresh.py"), []byte("def refreshed_elsewhere():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := open("other process", nil); st.Parsed != 1 {
+		t.Fatalf("other process: %+v; want the edited file parsed", st)
+	}
+	got, st := open("replaced", ix)
+	if st.Parsed != 0 || got == ix || len(got.Defining("refreshed_elsewhere")) != 1 {
+		t.Errorf("replaced: %+v, Prev returned %v; want the replacing file's index, nothing parsed", st, got == ix)
+	}
+
+	// Another root's index is no Prev.
+	other := copyRepo(t)
+	if ix, st, err := Open(ctx, other, Options{CacheDir: cache, Prev: got}); err != nil || ix == got || st.Parsed != ix.Len() {
+		t.Errorf("another root's Prev: %+v, %v", st, err)
+	}
+}
+
+func mustCachePath(t *testing.T, cache, root string) string {
+	t.Helper()
+	p, err := cachePath(cache, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -52,16 +52,21 @@
 // # Persistence
 //
 // Open keeps one cache file per repository (cache.go describes the format):
-// the arrays are stored as they lie in memory and a warm Open views them in
-// a read-only memory mapping of the file rather than decoding them. A warm Open re-stats the tree,
-// re-reads only files whose size, mtime or inode changed, and drops deleted
-// ones; a cache that is corrupt, truncated, of another version or of another
-// root is rebuilt with a warning.
+// the arrays are stored as they lie in memory and a warm Open reads the file
+// into one buffer and views them in it rather than decoding them. A warm
+// Open re-stats the tree, re-reads only files whose size, mtime or inode
+// changed, and drops deleted ones; a cache that is corrupt, truncated, of
+// another version or of another root is rebuilt with a warning. An index
+// never depends on its file once opened (nothing is mapped), and a reopen
+// that is given the index it had (Options.Prev) reads the file again only
+// when someone else changed it: a damaged file is then rewritten from the
+// index in memory.
 package index
 
 import (
 	"log/slog"
 	"math"
+	"os"
 	"sort"
 
 	"github.com/hone-dev/hone/internal/syntax"
@@ -119,7 +124,16 @@ type Options struct {
 	Workers int
 	// Progress, when set, is called as files are read: done of total.
 	Progress func(done, total int)
-	Logger   *slog.Logger
+	// Prev, when set, is an index an earlier Open returned for the same
+	// root (the one a caller still serves). Open starts from it instead of
+	// reading the cache file when the file still holds it, and when the
+	// file is missing or unusable (then the file is written again). Prev
+	// is only read, so it may be in use meanwhile; it is ignored with
+	// NoCache.
+	Prev *Index
+	// Logger receives each warning as Open meets it, the text of
+	// Stats.Warnings (a caller that logs them itself leaves it nil).
+	Logger *slog.Logger
 }
 
 // Stats describe an Open.
@@ -129,7 +143,7 @@ type Stats struct {
 	Parsed   int // read and parsed this time
 	Removed  int // in the cache but gone from the tree
 	Skipped  []walk.Skip
-	Warnings []string // e.g. "cache was corrupt; rebuilt"
+	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger
 	Millis   int64
 	// CachePath is the cache file used ("" with NoCache).
 	CachePath string
@@ -223,6 +237,19 @@ type Index struct {
 	dirs    nameTable // directory path suffix -> files directly in it
 
 	informative []bool // per term: fit for Associations and Distinctive
+
+	// file is the version of the cache file that holds this index, as
+	// loaded or saved (nil: none).
+	file os.FileInfo
+}
+
+// heldBy reports whether the cache file at p still holds ix.
+func (ix *Index) heldBy(p string) bool {
+	if ix.file == nil {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && sameVersion(fi, ix.file)
 }
 
 type contentSkip struct {

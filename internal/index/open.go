@@ -41,20 +41,37 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return nil, st, fmt.Errorf("index: %s is not a directory", abs)
 	}
 
+	// old is the index to start from; held, that the cache file holds it.
 	var old *Index
+	held := false
 	if !opts.NoCache {
 		st.CachePath, err = cachePath(opts.CacheDir, abs)
 		if err != nil {
 			warn("%v; indexing in memory", err)
+		}
+	}
+	if st.CachePath != "" {
+		prev := opts.Prev
+		if prev != nil && prev.root != abs {
+			prev = nil
+		}
+		if prev != nil && prev.heldBy(st.CachePath) {
+			old, held = prev, true
 		} else {
 			old, err = load(st.CachePath, abs)
+			held = err == nil
+			then := "rebuilt"
+			if old == nil && prev != nil {
+				old, then = prev, "written again from the index in memory"
+			}
 			switch {
 			case err == nil, errors.As(err, new(*fs.PathError)):
-				// No cache yet, or none readable: save reports an unusable directory.
+				// No cache (yet, or any more), or none readable: save
+				// reports an unusable directory.
 			case errors.Is(err, errStale):
-				warn("index: cache %s is of another version; rebuilt", st.CachePath)
+				warn("index: cache %s is of another version; %s", st.CachePath, then)
 			default:
-				warn("index: cache %s unusable (%v); rebuilt", st.CachePath, err)
+				warn("index: cache %s unusable (%v); %s", st.CachePath, err, then)
 			}
 		}
 	}
@@ -105,8 +122,19 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) {
 		st.Files, st.Reused = len(old.files), len(old.files)
+		ix := old
+		if !held {
+			// The index in memory is up to date but its file is gone or
+			// damaged: write it again, from a copy that carries the new
+			// file's version (old may be in use elsewhere).
+			cp := *old
+			ix = &cp
+			if err := save(st.CachePath, ix); err != nil {
+				warn("index: cache not saved (%v); index kept in memory", err)
+			}
+		}
 		st.Millis = time.Since(start).Milliseconds()
-		return old, st, nil
+		return ix, st, nil
 	}
 
 	parsed, err := parseAll(ctx, toRead, opts.Workers, opts.Progress)
@@ -155,7 +183,8 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 
 // save writes ix to p atomically (a temporary file renamed over p) under an
 // exclusive lock on p.lock, so that concurrent hone processes never leave a
-// torn file.
+// torn file, and records in ix the version written. ix must not be in use
+// by others yet.
 func save(p string, ix *Index) error {
 	dir := filepath.Dir(p)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -166,16 +195,18 @@ func save(p string, ix *Index) error {
 		return err
 	}
 	defer unlock()
-	return replaceFile(p, ix.encode())
+	fi, err := replaceFile(p, ix.encode())
+	ix.file = fi
+	return err
 }
 
 // replaceFile writes the parts to a temporary file beside p and renames it
-// over p: readers (who may have p mapped) see the old file or the new one,
-// never a torn one. The caller holds p's lock.
-func replaceFile(p string, parts ...[]byte) error {
+// over p: readers see the old file or the new one, never a torn one. It
+// returns the new file's info. The caller holds p's lock.
+func replaceFile(p string, parts ...[]byte) (os.FileInfo, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(p), filepath.Base(p)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return nil, fmt.Errorf("index: %w", err)
 	}
 	var werr error
 	for _, b := range parts {
@@ -183,15 +214,18 @@ func replaceFile(p string, parts ...[]byte) error {
 			_, werr = tmp.Write(b)
 		}
 	}
-	if err := errors.Join(werr, tmp.Close()); err != nil {
+	// The file's version (inode, size, modification time) as written; a
+	// rename keeps it.
+	fi, serr := tmp.Stat()
+	if err := errors.Join(werr, serr, tmp.Close()); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("index: write cache: %w", err)
+		return nil, fmt.Errorf("index: write cache: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("index: %w", err)
+		return nil, fmt.Errorf("index: %w", err)
 	}
-	return nil
+	return fi, nil
 }
 
 // walkTree is walk.Walk; tests may stand in a simpler walker.
