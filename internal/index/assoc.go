@@ -34,18 +34,18 @@ const (
 	distinctiveMinLen = 3
 )
 
-// informativeTerms returns, per term, whether it is fit to be suggested.
-func (ix *Index) informativeTerms() []bool { return ix.informative }
-
 // markInformative marks the terms fit to be suggested: not stop words, at
 // least assocMinLen long, not dotted (their parts are terms of their own).
-// It runs when the index is built; the marks are stored with it.
-func (ix *Index) markInformative() {
-	ix.informative = make([]bool, ix.terms.len())
-	for t := range ix.informative {
-		s := ix.terms.at(t)
-		ix.informative[t] = len(s) >= assocMinLen && !strings.Contains(s, ".") && !tokenize.IsStopWord(s)
+// It runs when a segment is built; the marks are stored with it.
+func (s *segment) markInformative() {
+	s.informative = make([]bool, s.terms.len())
+	for t := range s.informative {
+		s.informative[t] = informative(s.terms.at(t))
 	}
+}
+
+func informative(s string) bool {
+	return len(s) >= assocMinLen && !strings.Contains(s, ".") && !tokenize.IsStopWord(s)
 }
 
 // Assoc is a term associated with another by co-occurrence in the repository.
@@ -69,53 +69,75 @@ var countPool sync.Pool
 // candidates, and pairs need assocMinSupport shared files. The cost is the
 // total number of distinct terms in the files holding term.
 func (ix *Index) Associations(term string, k int) []Assoc {
-	t := ix.termID(strings.ToLower(term))
-	if t < 0 || k <= 0 {
+	low := strings.ToLower(term)
+	if k <= 0 || len(ix.segs) == 0 {
 		return nil
 	}
-	n := len(ix.files)
-	dft := int(ix.postOff[t+1] - ix.postOff[t])
+	u := ix.terms()
+	t := int32(-1)
+	var docs []ID // term's live files, ascending
+	for s, sg := range ix.segs {
+		lt := sg.termID(low)
+		if lt < 0 {
+			continue
+		}
+		t = u.uid(s, lt)
+		for _, d := range sg.postDoc[sg.postOff[lt]:sg.postOff[lt+1]] {
+			if g := ix.glob[s][d]; g >= 0 {
+				docs = append(docs, g)
+			}
+		}
+	}
+	if len(ix.segs) > 1 {
+		slices.Sort(docs)
+	}
+	if t < 0 {
+		return nil
+	}
+	n := ix.Len()
+	dft := len(docs)
 	if dft < assocMinSupport {
 		return nil
 	}
-	info := ix.informativeTerms()
+	info := u.info
 	maxDF := max(int32(assocMaxDFRatio*float64(n)), assocSmallRepoDF)
 
 	counts, _ := countPool.Get().([]int32)
-	if len(counts) != ix.terms.len() {
-		counts = make([]int32, ix.terms.len())
+	if len(counts) != len(u.df) {
+		counts = make([]int32, len(u.df))
 	}
 	var touched []int32
-	docs := ix.postDoc[ix.postOff[t]:ix.postOff[t+1]]
 	step := 1
 	if len(docs) > assocSample {
 		step = (len(docs) + assocSample - 1) / assocSample
 	}
 	scale := float64(len(docs)) / float64((len(docs)+step-1)/step)
 	for k := 0; k < len(docs); k += step {
-		d := docs[k]
-		for _, u := range ix.fwdTerm[ix.fwdOff[d]:ix.fwdOff[d+1]] {
-			if !info[u] || u == t {
+		l := ix.loc[docs[k]]
+		sg := ix.segs[l.seg]
+		for _, lt := range sg.fwdTerm[sg.fwdOff[l.id]:sg.fwdOff[l.id+1]] {
+			w := u.uid(int(l.seg), lt)
+			if !info[w] || w == t {
 				continue
 			}
-			df := ix.postOff[u+1] - ix.postOff[u]
+			df := u.df[w]
 			if df < assocMinDF || df > maxDF {
 				continue
 			}
-			if counts[u] == 0 {
-				touched = append(touched, u)
+			if counts[w] == 0 {
+				touched = append(touched, w)
 			}
-			counts[u]++
+			counts[w]++
 		}
 	}
 	var out []Assoc
-	for _, u := range touched {
-		c := int(math.Round(float64(counts[u]) * scale))
-		counts[u] = 0
+	for _, w := range touched {
+		c := int(math.Round(float64(counts[w]) * scale))
+		counts[w] = 0
 		if c < assocMinSupport {
 			continue
 		}
-		dfu := int(ix.postOff[u+1] - ix.postOff[u])
+		dfu := int(u.df[w])
 		pxy := float64(c) / float64(n)
 		npmi := math.Log(float64(n)*float64(c)/(float64(dft)*float64(dfu))) / -math.Log(pxy)
 		if pxy >= 1 {
@@ -124,7 +146,7 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 		if npmi <= 0 {
 			continue
 		}
-		out = append(out, Assoc{Term: ix.terms.at(int(u)), Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
+		out = append(out, Assoc{Term: ix.termAt(u, w), Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
 	}
 	countPool.Put(counts)
 	slices.SortFunc(out, func(a, b Assoc) int {
@@ -147,27 +169,30 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 // 1+ln tf), idf the BM25 idf. Stop words, dotted terms and terms shorter than
 // distinctiveMinLen are left out.
 func (ix *Index) Distinctive(id ID, k int) []string {
-	if id < 0 || int(id) >= len(ix.files) || k <= 0 {
+	if id < 0 || int(id) >= ix.Len() || k <= 0 {
 		return nil
 	}
-	info := ix.informativeTerms()
-	n := len(ix.files)
+	u := ix.terms()
+	n := ix.Len()
 	type ts struct {
-		t     int32
+		text  string
 		score float64
 	}
 	var all []ts
-	lo, hi := ix.fwdOff[id], ix.fwdOff[id+1]
-	for i := lo; i < hi; i++ {
-		t := ix.fwdTerm[i]
-		full := ix.full(t, int32(id), ix.fwdTF[i])
+	l := ix.loc[id]
+	sg := ix.segs[l.seg]
+	for i := sg.fwdOff[l.id]; i < sg.fwdOff[l.id+1]; i++ {
+		t := sg.fwdTerm[i]
+		full := sg.full(t, l.id, sg.fwdTF[i])
 		tf := int(full[FieldSymbols]) + int(full[FieldContent])
-		if tf == 0 || !info[t] || len(ix.terms.at(int(t))) < distinctiveMinLen {
+		text := sg.terms.at(int(t))
+		if tf == 0 || !sg.informative[t] || len(text) < distinctiveMinLen {
 			continue
 		}
-		df := int(ix.postOff[t+1] - ix.postOff[t])
-		all = append(all, ts{t, (1 + math.Log(float64(tf))) * idf(n, df)})
+		df := int(u.df[u.uid(int(l.seg), t)])
+		all = append(all, ts{text, (1 + math.Log(float64(tf))) * idf(n, df)})
 	}
+	// Ties go to the term first in the sorted term table.
 	slices.SortFunc(all, func(a, b ts) int {
 		switch {
 		case a.score > b.score:
@@ -175,14 +200,14 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 		case a.score < b.score:
 			return 1
 		}
-		return int(a.t - b.t)
+		return strings.Compare(a.text, b.text)
 	})
 	if len(all) > k {
 		all = all[:k]
 	}
 	out := make([]string, len(all))
 	for i, x := range all {
-		out[i] = ix.terms.at(int(x.t))
+		out[i] = x.text
 	}
 	return out
 }

@@ -110,9 +110,12 @@ func TestMeasure(t *testing.T) {
 		refs += len(ix.File(ID(i)).Refs)
 	}
 	t.Logf("cold Open: %v (files %d, skipped %d, terms %d, pairs %d, defs %d, refs %d, source %.1f MB)",
-		cold, st.Files, len(st.Skipped), ix.terms.len(), len(ix.fwdTerm), defs, refs, float64(srcBytes)/1e6)
-	fi, _ := os.Stat(st.CachePath)
-	t.Logf("cache file: %.1f MB", float64(fi.Size())/1e6)
+		cold, st.Files, len(st.Skipped), ix.NumTerms(), len(ix.segs[0].fwdTerm), defs, refs, float64(srcBytes)/1e6)
+	var cacheBytes int64
+	for _, sg := range ix.segs {
+		cacheBytes += sg.size.Load()
+	}
+	t.Logf("cache: %.1f MB in %d segments", float64(cacheBytes)/1e6, ix.Segments())
 	ix = nil
 	runtime.GC()
 	var best time.Duration
@@ -125,7 +128,7 @@ func TestMeasure(t *testing.T) {
 	}
 	t.Logf("warm Open: %v (parsed %d, reused %d)", best, st.Parsed, st.Reused)
 	t0 = time.Now()
-	load(st.CachePath, ix.root)
+	load(st.CachePath, ix.root, nil, t.Logf)
 	t.Logf("cache load alone: %v", time.Since(t0))
 	runtime.GC()
 	var ms runtime.MemStats
@@ -194,14 +197,14 @@ func BenchmarkMeasureDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	buf, err := os.ReadFile(st.CachePath)
+	ix, _, _ := Open(context.Background(), root, Options{CacheDir: cache})
+	buf, err := os.ReadFile(filepath.Join(filepath.Dir(st.CachePath), ix.segs[0].name))
 	if err != nil {
 		b.Fatal(err)
 	}
-	abs, _ := filepath.Abs(root)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decode(buf, abs); err != nil {
+		if _, err := decodeSegment(buf, extractorPrint(), false); err != nil {
 			b.Fatal(err)
 		}
 	}

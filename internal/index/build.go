@@ -181,24 +181,30 @@ type record struct {
 // terms rather than a sort of every term. Terms the base lacks get ids from
 // base.len() up, interned in termID.
 type builder struct {
-	base   strTable
-	termID map[string]int32
-	terms  []string // new terms: builder id base.len()+i is terms[i]
-	strs   map[string]string
-	recs   []record
-	skips  []contentSkip
-	remap  map[*dict][]int32 // worker term id -> builder term id, or -1
+	baseSeg *segment // whose term ids are the builder's (nil: none)
+	base    strTable
+	termID  map[string]int32
+	terms   []string // new terms: builder id base.len()+i is terms[i]
+	strs    map[string]string
+	recs    []record
+	remap   map[*dict][]int32    // worker term id -> builder term id, or -1
+	segMap  map[*segment][]int32 // another segment's term id -> builder term id, or -1
 }
 
-// newBuilder returns a builder for about files files; base is the sorted
-// term table of the index being rebuilt (empty for a first build).
-func newBuilder(files int, base strTable) *builder {
-	return &builder{
-		base:   base,
-		termID: make(map[string]int32, 1<<16),
-		strs:   map[string]string{},
-		recs:   make([]record, 0, files),
+// newBuilder returns a builder for about files files; base, when set, is the
+// segment most of the files are copied from: its sorted term table is the
+// builder's base (see builder).
+func newBuilder(files int, base *segment) *builder {
+	b := &builder{
+		baseSeg: base,
+		termID:  make(map[string]int32, 1<<16),
+		strs:    map[string]string{},
+		recs:    make([]record, 0, files),
 	}
+	if base != nil {
+		b.base = base.terms
+	}
+	return b
 }
 
 // term interns t, which must not alias a file's text.
@@ -285,66 +291,85 @@ func (b *builder) addParsed(p *parsed) {
 	b.recs = append(b.recs, r)
 }
 
-// addReused adds file id of old unchanged. old's term table must be the
-// builder's base: its term ids are the builder's. Strings are copied, so
-// that the new index does not keep the old one's buffers alive.
-func (b *builder) addReused(old *Index, id ID) {
-	lo, hi := old.fwdOff[id], old.fwdOff[id+1]
-	r := record{file: b.file(*old.File(id)), inode: old.inodes[id], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
+// addReused adds local file d of segment old unchanged. Its term ids are
+// the builder's when old is the builder's base, else they are interned by
+// their text. Strings are copied, so that the new segment does not keep the
+// old one's buffers alive.
+func (b *builder) addReused(old *segment, d int32) {
+	lo, hi := old.fwdOff[d], old.fwdOff[d+1]
+	r := record{file: b.file(*old.file(d)), inode: old.inodes[d], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
 	for i, t := range r.terms {
-		r.tfs[i] = old.full(t, int32(id), old.fwdTF[lo+int32(i)])
+		r.tfs[i] = old.full(t, d, old.fwdTF[lo+int32(i)])
+	}
+	if old != b.baseSeg {
+		if b.segMap == nil {
+			b.segMap = map[*segment][]int32{}
+		}
+		m := b.segMap[old]
+		if m == nil {
+			m = make([]int32, old.terms.len())
+			for i := range m {
+				m[i] = -1
+			}
+			b.segMap[old] = m
+		}
+		for i, t := range r.terms {
+			if m[t] < 0 {
+				m[t] = b.term(strings.Clone(old.terms.at(int(t))))
+			}
+			r.terms[i] = m[t]
+		}
 	}
 	b.recs = append(b.recs, r)
 }
 
-// finish sorts the term table, lays out the forward index, derives postings
-// and norms and resolves the import graph.
-func (b *builder) finish(root string) *Index {
+// finish sorts the files by path and the term table, lays out the forward
+// index and derives the postings and the name tables of a new segment.
+func (b *builder) finish() *segment {
+	slices.SortFunc(b.recs, func(x, y record) int { return strings.Compare(x.file.Path, y.file.Path) })
 	newID, sorted := b.termOrder()
 	// From here on the workers' dictionaries and the builder's own term map
 	// are garbage (the table below copies the strings), and each record is
 	// dropped once the forward index holds it: a large tree's build peaks
 	// lower.
-	b.remap, b.termID, b.terms = nil, nil, nil
+	b.remap, b.segMap, b.termID, b.terms = nil, nil, nil, nil
 	// One blob for all terms: no header per allocation, and no reference to
-	// an old index's buffers.
+	// an old segment's buffers.
 	terms := newStrTable(sorted)
 
-	ix := &Index{root: root, terms: terms, contentSkips: b.skips}
-	ix.files = make([]File, len(b.recs))
-	ix.inodes = make([]uint64, len(b.recs))
+	sg := &segment{terms: terms}
+	sg.files = make([]File, len(b.recs))
+	sg.inodes = make([]uint64, len(b.recs))
 	total := 0
 	for _, r := range b.recs {
 		total += len(r.terms)
 	}
-	ix.fwdOff = make([]int32, len(b.recs)+1)
-	ix.fwdTerm = make([]int32, 0, total)
-	ix.fwdTF = make([]tf3, 0, total)
-	ix.overflow = map[uint64]tfFull{}
+	sg.fwdOff = make([]int32, len(b.recs)+1)
+	sg.fwdTerm = make([]int32, 0, total)
+	sg.fwdTF = make([]tf3, 0, total)
+	sg.overflow = map[uint64]tfFull{}
 	for d, r := range b.recs {
-		ix.files[d] = r.file
-		ix.inodes[d] = r.inode
-		start := len(ix.fwdTerm)
+		sg.files[d] = r.file
+		sg.inodes[d] = r.inode
+		start := len(sg.fwdTerm)
 		for i, t := range r.terms {
-			ix.fwdTerm = append(ix.fwdTerm, newID[t])
+			sg.fwdTerm = append(sg.fwdTerm, newID[t])
 			tf, over := compact(r.tfs[i])
-			ix.fwdTF = append(ix.fwdTF, tf)
+			sg.fwdTF = append(sg.fwdTF, tf)
 			if over {
-				ix.overflow[pairKey(newID[t], int32(d))] = r.tfs[i]
+				sg.overflow[pairKey(newID[t], int32(d))] = r.tfs[i]
 			}
 		}
-		sort.Sort(byTerm{ix.fwdTerm[start:], ix.fwdTF[start:]})
-		ix.fwdOff[d+1] = int32(len(ix.fwdTerm))
+		sort.Sort(byTerm{sg.fwdTerm[start:], sg.fwdTF[start:]})
+		sg.fwdOff[d+1] = int32(len(sg.fwdTerm))
 		b.recs[d] = record{}
 	}
 	b.recs = nil
-	ix.buildPostings(ix.terms.len())
-	ix.deriveFiles()
-	ix.buildModules()
-	ix.resolveGraph()
-	ix.buildNameTables()
-	ix.markInformative()
-	return ix
+	sg.buildPostings(sg.terms.len())
+	sg.buildModules()
+	sg.buildNameTables()
+	sg.markInformative()
+	return sg
 }
 
 // termOrder lays out the final term table: the terms some file holds, in
@@ -405,7 +430,7 @@ func (s byTerm) Swap(i, j int) {
 
 // buildPostings inverts the forward index by a counting sort on term ids;
 // T is the number of terms.
-func (ix *Index) buildPostings(T int) {
+func (ix *segment) buildPostings(T int) {
 	n := len(ix.fwdOff) - 1
 	off := make([]int32, T+1)
 	for _, t := range ix.fwdTerm {
@@ -426,36 +451,6 @@ func (ix *Index) buildPostings(T int) {
 			pos[t]++
 			ix.postDoc[p] = int32(d)
 			ix.postTF[p] = ix.fwdTF[i]
-		}
-	}
-}
-
-// deriveFiles computes the path map and the length norms.
-func (ix *Index) deriveFiles() {
-	n := len(ix.files)
-	ix.byPath = make(map[string]ID, n)
-	for i := range ix.files {
-		ix.byPath[ix.files[i].Path] = ID(i)
-	}
-
-	// Length norms with the field weights folded in.
-	var avg [NumFields]float64
-	for i := range ix.files {
-		for f := range NumFields {
-			avg[f] += float64(ix.files[i].Len[f])
-		}
-	}
-	for f := range NumFields {
-		avg[f] /= float64(max(n, 1))
-		if avg[f] == 0 {
-			avg[f] = 1
-		}
-	}
-	ix.norm = make([][NumFields]float32, n)
-	for i := range ix.files {
-		for f := range NumFields {
-			b := fieldB[f]
-			ix.norm[i][f] = float32(fieldWeight[f] / (1 - b + b*float64(ix.files[i].Len[f])/avg[f]))
 		}
 	}
 }

@@ -17,35 +17,54 @@ import (
 	"unsafe"
 
 	"github.com/hone-dev/hone/internal/syntax"
-	"github.com/hone-dev/hone/internal/walk"
 )
 
-// The cache file, one per repository, is named index-<hash of the absolute
-// root>.bin. It is little-endian and made to be loaded without rebuilding:
-// the arrays a search reads (forward index, postings, term table, name
-// tables) are stored fixed-width, 8-byte aligned, and a warm Open reads the
-// file into one heap buffer and views them in it instead of decoding them
-// (see load).
+// The cache of one repository is a manifest, index-<hash of the absolute
+// root>.bin, and the immutable segment files it names,
+// index-<same hash>-<16 hex digits>.seg, in one directory. Every file is
+// little-endian, written to a temporary file and renamed into place, and a
+// segment file is never written again under its name: readers see a whole
+// file or none. The manifest is small (it is rewritten at each change); the
+// segments hold the bulk and are made to be loaded without rebuilding: the
+// arrays a search reads (forward index, postings, term table, name tables)
+// are stored fixed-width, 8-byte aligned, and Open reads each file into one
+// heap buffer and views them in it instead of decoding them.
 //
-//	header (48 bytes):
+// Manifest (see manifest.go):
+//
+//	header (32 bytes):
 //	  magic      [8]byte  "HONEIDX\n"
 //	  version    uint32   formatVersion
-//	  crc        uint32   CRC-32 (IEEE) of everything after the header
+//	  crc        uint32   CRC-32 (IEEE) of the body
 //	  extractor  uint64   fingerprint of the syntax extractor (see extractorPrint)
 //	  exe        uint64   stamp of the executable that wrote the file (see exeStamp)
+//	body (uvarints; strings are uvarint length + bytes):
+//	  root string
+//	  segments: count, then per segment its file name, byte size, number
+//	            of files, number of tombstones and the tombstoned local
+//	            file ids (ascending, each less the previous one)
+//	  files: count of live files, then per file id its resolved imports
+//	         (count, then ascending file ids, each less the previous one)
+//	  content skips: count, then path, reason, detail (strings), size,
+//	         mtime (varint), inode
+//
+// Segment:
+//
+//	header (48 bytes):
+//	  magic      [8]byte  "HONESEG\n"
+//	  version    uint32   formatVersion
+//	  crc        uint32   CRC-32 (IEEE) of everything after the header
+//	  extractor  uint64   fingerprint of the syntax extractor
+//	  reserved   uint64   0
 //	  lenDecoded uint64   byte length of the decoded part
 //	  lenViewed  uint64   byte length of the viewed part
 //	decoded part (only the tags stay in use, decoded per file on first use,
 //	see lazyTags):
-//	  lenMeta uint64, then the meta section (uvarints unless noted; strings
-//	  are uvarint length + bytes):
-//	    root string, extractor (8 bytes, the header's value again)
-//	    files: count, total tags, total imports, then per file: path, lang
-//	           (string ids), size, mtime (varint), inode, len per field,
-//	           defs count, refs count, byte length of its tags, imports
-//	           (count, string ids), resolved imports (count, file ids)
-//	    content skips: count, then path, reason, detail (string ids), size,
-//	           mtime (varint), inode
+//	  lenMeta uint64, then the meta section (uvarints unless noted):
+//	    files (in path order): count, total tags, total imports, then per
+//	           file: path, lang (string ids), size, mtime (varint), inode,
+//	           len per field, defs count, refs count, byte length of its
+//	           tags, imports (count, string ids)
 //	    overflow: count, then term id, file id and the three counts of each
 //	           pair whose stored counts are escaped (see tf3)
 //	  tags: per file its defs then its refs, each name, parent, kind (string
@@ -64,15 +83,19 @@ import (
 //	    module keys and directories, laid out as defs (see resolve.go)
 //	    informative terms, one byte (0 or 1) per term (see assoc.go)
 //
-// A file that fails any check (magic, version, extractor, checksum, root,
-// bounds) is not used. Checking the extractor means running it on probes
-// (tens of milliseconds of grammar set-up), so a file written by the very
-// executable that reads it (same exe stamp) is trusted to carry the current
-// fingerprint, checked against the copy in the meta section.
+// A manifest that fails any check (magic, version, extractor, checksum,
+// root, bounds) is not used: the index is rebuilt with a warning. A segment
+// that fails one (or is missing) costs only its own files, which are parsed
+// again, with a warning. Checking the extractor means running it on probes
+// (tens of milliseconds of grammar set-up), so a manifest written by the
+// very executable that reads it (same exe stamp) is trusted to carry the
+// current fingerprint; its segments must carry the same.
 const (
 	cacheMagic    = "HONEIDX\n"
-	formatVersion = 5
+	segmentMagic  = "HONESEG\n"
+	formatVersion = 6
 	headerSize    = 48
+	manifestHead  = 32
 )
 
 // crcTable is the IEEE polynomial's: with carry-less multiplication it is
@@ -236,8 +259,8 @@ func (s *sections) appendTo(out []byte) []byte {
 	return out
 }
 
-// encode serialises ix.
-func (ix *Index) encode() []byte {
+// encode serialises the segment.
+func (ix *segment) encode() []byte {
 	sids := map[string]uint32{"": 0}
 	strs := []string{""}
 	sid := func(s string) uint64 {
@@ -250,11 +273,9 @@ func (ix *Index) encode() []byte {
 		return uint64(id)
 	}
 	var meta encoder
-	meta.str(ix.root)
-	meta.b = binary.LittleEndian.AppendUint64(meta.b, extractorPrint())
 	var nTags, nImps int
 	for i := range ix.files {
-		f := ix.File(ID(i)) // decodes lazy tags
+		f := ix.file(int32(i)) // decodes lazy tags
 		nTags += len(f.Defs) + len(f.Refs)
 		nImps += len(f.Imports)
 	}
@@ -293,19 +314,6 @@ func (ix *Index) encode() []byte {
 		for _, s := range f.Imports {
 			meta.uv(sid(s))
 		}
-		meta.uv(uint64(len(ix.imports[i])))
-		for _, id := range ix.imports[i] {
-			meta.uv(uint64(id))
-		}
-	}
-	meta.uv(uint64(len(ix.contentSkips)))
-	for _, c := range ix.contentSkips {
-		meta.uv(sid(c.skip.Path))
-		meta.uv(uint64(c.skip.Reason))
-		meta.uv(sid(c.skip.Detail))
-		meta.v(c.size)
-		meta.v(c.mtime)
-		meta.uv(c.inode)
 	}
 	// The overflow pairs in a stable order.
 	keys := make([]uint64, 0, len(ix.overflow))
@@ -355,11 +363,10 @@ func (ix *Index) encode() []byte {
 	out = append(out, dec...)
 	out = sec.appendTo(out)
 	view := out[headerSize+len(dec):]
-	copy(out, cacheMagic)
+	copy(out, segmentMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
 	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], crcTable))
 	binary.LittleEndian.PutUint64(out[16:], extractorPrint())
-	binary.LittleEndian.PutUint64(out[24:], exeStamp())
 	binary.LittleEndian.PutUint64(out[32:], uint64(len(dec)))
 	binary.LittleEndian.PutUint64(out[40:], uint64(len(view)))
 	return out
@@ -433,12 +440,12 @@ func (d *decoder) str() string {
 	return s
 }
 
-// load reads the cache at p for root. A missing file yields an error
+// loadSegment reads the segment file at p, which must hold files files
+// and carry the extractor fingerprint print. A missing file yields an error
 // satisfying errors.Is(err, fs.ErrNotExist). The file is read into one heap
-// buffer that the index's arrays, strings and lazy tags then point into, so
-// the garbage collector keeps it exactly as long as something does, and
-// checked against its CRC before use. The returned index remembers the file
-// it came from (see Index.heldBy).
+// buffer that the segment's arrays, strings and lazy tags then point into,
+// so the garbage collector keeps it exactly as long as something does, and
+// checked against its CRC before use.
 //
 // The file is read, not mapped: a mapping reads the same pages without a
 // copy, but it ties the process to the file for as long as any string of the
@@ -446,7 +453,7 @@ func (d *decoder) str() string {
 // cleaner, another hone version, anyone) kills the process with SIGBUS at
 // its next access, wherever that is: in a search, in a session that keeps
 // its index, in a caller holding a path. A copy cannot be taken away.
-func load(p, root string) (*Index, error) {
+func loadSegment(p string, files int, print uint64) (*segment, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
@@ -464,43 +471,16 @@ func load(p, root string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	lenDec, _, err := checkHeader(buf[:headerSize], size)
+	sg, err := decodeSegment(buf, print, true)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, true)
-	if err != nil {
-		return nil, err
+	if len(sg.files) != files {
+		return nil, errCorrupt
 	}
-	ix.file = fi
-	if s := exeStamp(); s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s {
-		// Best effort: a later run checks the fingerprint again.
-		if nfi, err := restamp(p, buf, fi, s); err == nil && nfi != nil {
-			ix.file = nfi
-		}
-	}
-	return ix, nil
-}
-
-// restamp replaces the cache at p, whose bytes are buf (the version fi),
-// with a copy carrying stamp, and returns the new file's info: a cache
-// written by another executable (an older build of hone) is accepted by
-// running the extractor on probes, tens of milliseconds that every later
-// warm run would pay again. It does nothing (nil info) if p changed
-// meanwhile, and replaces p by rename, never in place (another process may
-// be reading it).
-func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) (os.FileInfo, error) {
-	unlock, err := lockFile(p + ".lock")
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if cur, err := os.Stat(p); err != nil || !sameVersion(cur, fi) {
-		return nil, err
-	}
-	hdr := slices.Clone(buf[:headerSize])
-	binary.LittleEndian.PutUint64(hdr[24:], stamp)
-	return replaceFile(p, hdr, buf[headerSize:])
+	sg.name = filepath.Base(p)
+	sg.size.Store(size)
+	return sg, nil
 }
 
 // sameVersion reports whether a and b describe the same version of a file:
@@ -524,10 +504,10 @@ func readCache(f *os.File, size int) ([]byte, error) {
 	return b, nil
 }
 
-// checkHeader checks the magic, version and lengths of a header for a file
-// of size bytes and returns the lengths of the two parts.
+// checkHeader checks the magic, version and lengths of a segment's header
+// for a file of size bytes and returns the lengths of the two parts.
 func checkHeader(hdr []byte, size int64) (lenDec, lenView uint64, err error) {
-	if len(hdr) < headerSize || string(hdr[:8]) != cacheMagic {
+	if len(hdr) < headerSize || string(hdr[:8]) != segmentMagic {
 		return 0, 0, errCorrupt
 	}
 	if binary.LittleEndian.Uint32(hdr[8:]) != formatVersion {
@@ -541,20 +521,20 @@ func checkHeader(hdr []byte, size int64) (lenDec, lenView uint64, err error) {
 	return lenDec, lenView, nil
 }
 
-// decode reads a whole cache file held in buf, tags included.
-func decode(buf []byte, root string) (*Index, error) {
+// decodeSegment decodes a whole segment file held in buf, whose extractor
+// fingerprint must be print; lazy leaves the tags to be decoded per file
+// (see lazyTags).
+func decodeSegment(buf []byte, print uint64, lazy bool) (*segment, error) {
 	lenDec, _, err := checkHeader(buf, int64(len(buf)))
 	if err != nil {
 		return nil, err
 	}
-	return decodeParts(buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:], root, false)
-}
-
-// decodeParts decodes a cache's two parts; lazy leaves the tags to be
-// decoded per file (see lazyTags).
-func decodeParts(hdr, dec, view []byte, root string, lazy bool) (*Index, error) {
+	hdr, dec, view := buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:]
 	if crc32.Update(crc32.Checksum(dec, crcTable), crcTable, view) != binary.LittleEndian.Uint32(hdr[12:]) {
 		return nil, errCorrupt
+	}
+	if binary.LittleEndian.Uint64(hdr[16:]) != print {
+		return nil, errStale
 	}
 	d := &decoder{b: dec}
 	lenMeta := d.u64()
@@ -563,35 +543,23 @@ func decodeParts(hdr, dec, view []byte, root string, lazy bool) (*Index, error) 
 	}
 	meta := &decoder{b: dec[8 : 8+lenMeta]}
 	tags := dec[8+lenMeta:]
-	r := meta.str()
-	print := meta.u64()
-	if meta.err != nil {
-		return nil, meta.err
-	}
-	want := print
-	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(hdr[24:]) != s {
-		want = extractorPrint()
-	}
-	if binary.LittleEndian.Uint64(hdr[16:]) != want || print != want {
-		return nil, errStale
-	}
-	if r != root {
-		return nil, fmt.Errorf("index: cache belongs to %q, not %q", r, root)
-	}
-	ix := &Index{root: root}
-	strs, err := ix.viewArrays(view)
+	sg := &segment{}
+	strs, err := sg.viewArrays(view)
 	if err != nil {
 		return nil, err
 	}
-	if err := ix.decodeMeta(meta, strs, tags, lazy); err != nil {
+	if err := sg.decodeMeta(meta, strs, tags, lazy); err != nil {
 		return nil, err
 	}
-	if len(ix.fwdOff) != len(ix.files)+1 {
+	if len(sg.fwdOff) != len(sg.files)+1 {
 		return nil, errCorrupt
 	}
-	ix.deriveFiles()
-	ix.invertGraph()
-	return ix, nil
+	for i := 1; i < len(sg.files); i++ {
+		if sg.files[i-1].Path >= sg.files[i].Path {
+			return nil, errCorrupt // files are in path order, each once
+		}
+	}
+	return sg, nil
 }
 
 // littleEndian is whether this machine stores integers as the cache does, so
@@ -652,7 +620,7 @@ func below(x []int32, n int) bool {
 
 // viewArrays points the index's arrays into the viewed part and returns
 // the string table.
-func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
+func (ix *segment) viewArrays(view []byte) (strs strTable, err error) {
 	if len(view) < 8 {
 		return strs, errCorrupt
 	}
@@ -729,10 +697,10 @@ func (ix *Index) viewArrays(view []byte) (strs strTable, err error) {
 	return strs, nil
 }
 
-// decodeMeta decodes the files, content skips and overflow pairs from d and
+// decodeMeta decodes the files and overflow pairs from d and
 // checks the tags' fixed-width records; strings are substrings of strs. The
 // tags are decoded now, or, when lazy, per file on its first File call.
-func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool) error {
+func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool) error {
 	nStr := uint64(strs.len())
 	str := func() string {
 		i := d.uv()
@@ -781,7 +749,6 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 	impBuf := make([]string, nImps)
 	ix.files = make([]File, n)
 	ix.inodes = make([]uint64, n)
-	ix.imports = make([][]ID, n)
 	for i := 0; i < n && d.err == nil; i++ {
 		f := &ix.files[i]
 		f.Path = str()
@@ -812,25 +779,6 @@ func (ix *Index) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bool
 			for j := range f.Imports {
 				f.Imports[j] = str()
 			}
-		}
-		if c := d.count(n); c > 0 {
-			ids := make([]ID, c)
-			for j := range ids {
-				ids[j] = ID(d.count(n - 1))
-			}
-			ix.imports[i] = ids
-		}
-	}
-	if nSkips := d.count(rest); d.err == nil && nSkips > 0 {
-		ix.contentSkips = make([]contentSkip, nSkips)
-		for i := range ix.contentSkips {
-			c := &ix.contentSkips[i]
-			c.skip.Path = str()
-			c.skip.Reason = walk.SkipReason(d.uv())
-			c.skip.Detail = str()
-			c.size = d.v()
-			c.mtime = d.v()
-			c.inode = d.uv()
 		}
 	}
 	nOver := d.count(rest)
@@ -880,7 +828,7 @@ func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 }
 
 // tags fills file id's Defs and Refs once.
-func (ix *Index) tags(id ID) {
+func (ix *segment) tags(id ID) {
 	l := ix.lazy
 	l.once[id].Do(func() {
 		nd, nr := int(l.defs[id]), int(l.refs[id])

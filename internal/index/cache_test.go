@@ -12,48 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// sameIndex reports the first difference between two indexes' contents.
-func sameIndex(t *testing.T, want, got *Index) {
-	t.Helper()
-	for i := range got.Len() {
-		got.File(ID(i)) // decodes lazy tags
-	}
-	if diff := cmp.Diff(want.files, got.files); diff != "" {
-		t.Errorf("files (-want +got):\n%s", diff)
-	}
-	checks := []struct {
-		name string
-		ok   bool
-	}{
-		{"terms", slices.Equal(want.terms.strings(), got.terms.strings())},
-		{"fwdOff", slices.Equal(want.fwdOff, got.fwdOff)},
-		{"fwdTerm", slices.Equal(want.fwdTerm, got.fwdTerm)},
-		{"fwdTF", slices.Equal(want.fwdTF, got.fwdTF)},
-		{"postOff", slices.Equal(want.postOff, got.postOff)},
-		{"postDoc", slices.Equal(want.postDoc, got.postDoc)},
-		{"postTF", slices.Equal(want.postTF, got.postTF)},
-		{"norm", slices.Equal(want.norm, got.norm)},
-		{"inodes", slices.Equal(want.inodes, got.inodes)},
-		{"overflow", cmp.Equal(want.overflow, got.overflow)},
-		{"defs", sameNames(&want.defs, &got.defs)},
-		{"refs", sameNames(&want.refs, &got.refs)},
-		{"modKeys", sameNames(&want.modKeys, &got.modKeys)},
-		{"dirs", sameNames(&want.dirs, &got.dirs)},
-		{"informative", slices.Equal(want.informative, got.informative)},
-		{"imports", cmp.Equal(want.imports, got.imports)},
-		{"importedBy", cmp.Equal(want.importedBy, got.importedBy)},
-	}
-	for _, c := range checks {
-		if !c.ok {
-			t.Errorf("%s differ", c.name)
-		}
-	}
-}
-
-func sameNames(a, b *nameTable) bool {
-	return slices.Equal(a.keys.strings(), b.keys.strings()) && slices.Equal(a.off, b.off) && slices.Equal(a.ids, b.ids)
-}
-
 // heavyRepo is the test repository plus a file whose counts overflow a byte.
 func heavyRepo(t *testing.T) string {
 	t.Helper()
@@ -83,7 +41,7 @@ func TestCacheRoundTrip(t *testing.T) {
 		t.Fatalf("warm Open: %+v", st)
 	}
 	sameIndex(t, cold, warm)
-	if len(warm.overflow) == 0 {
+	if len(warm.segs[0].overflow) == 0 {
 		t.Fatal("no overflow pairs: the test file does not exercise them")
 	}
 	id, _ := warm.Lookup("app/burst.py")
@@ -130,11 +88,13 @@ func foreignCache(t *testing.T) (root, cache string, want *Index, st Stats, b []
 // is accepted once the extractor fingerprint is recomputed and matches.
 func TestCacheOtherExecutable(t *testing.T) {
 	_, _, want, _, b := foreignCache(t)
-	got, err := decode(b, want.root)
+	m, err := decodeManifest(b, want.root)
 	if err != nil {
 		t.Fatalf("decode with another executable's stamp: %v", err)
 	}
-	sameIndex(t, want, got)
+	if len(m.segs) != 1 || m.files != want.Len() {
+		t.Errorf("manifest = %+v", m)
+	}
 }
 
 func TestNameTable(t *testing.T) {
@@ -159,7 +119,7 @@ func TestLazyTagsConcurrent(t *testing.T) {
 	root, cache := copyRepo(t), t.TempDir()
 	cold, _ := openT(t, root, cache)
 	warm, _ := openT(t, root, cache)
-	if warm.lazy == nil {
+	if warm.segs[0].lazy == nil {
 		t.Fatal("a warm Open decoded its tags eagerly")
 	}
 	done := make(chan []File)
@@ -174,7 +134,7 @@ func TestLazyTagsConcurrent(t *testing.T) {
 		}()
 	}
 	for range 4 {
-		if diff := cmp.Diff(cold.files, <-done); diff != "" {
+		if diff := cmp.Diff(cold.segs[0].files, <-done); diff != "" {
 			t.Errorf("lazily decoded files (-want +got):\n%s", diff)
 		}
 	}
@@ -200,7 +160,7 @@ func TestCacheRestamp(t *testing.T) {
 	if s := binary.LittleEndian.Uint64(b2[24:]); s != exeStamp() {
 		t.Errorf("stamp after a warm Open = %x, want %x", s, exeStamp())
 	}
-	if !slices.Equal(b[headerSize:], b2[headerSize:]) || !slices.Equal(b[:24], b2[:24]) {
+	if !slices.Equal(b[manifestHead:], b2[manifestHead:]) || !slices.Equal(b[:24], b2[:24]) {
 		t.Error("restamping changed more than the stamp")
 	}
 }
@@ -215,7 +175,7 @@ func TestPathKeepsTagsLazy(t *testing.T) {
 		if got, want := warm.Path(ID(i)), cold.File(ID(i)).Path; got != want {
 			t.Errorf("Path(%d) = %q, want %q", i, got, want)
 		}
-		if f := &warm.files[i]; f.Defs != nil || f.Refs != nil {
+		if f := warm.meta(ID(i)); f.Defs != nil || f.Refs != nil {
 			t.Fatalf("Path(%d) decoded the tags of %s", i, f.Path)
 		}
 	}
@@ -226,10 +186,22 @@ func TestPathKeepsTagsLazy(t *testing.T) {
 	}
 }
 
-// TestCacheCutUnderIndex cuts the cache file an index was loaded from (as a
-// cache cleaner, a full disk or another hone version may) and then reads
+// segFiles returns the segment files of the cache whose manifest is p.
+func segFiles(t *testing.T, p string) []string {
+	t.Helper()
+	out, err := filepath.Glob(strings.TrimSuffix(p, ".bin") + "-*.seg")
+	if err != nil || len(out) == 0 {
+		t.Fatalf("no segment beside %s (%v)", p, err)
+	}
+	return out
+}
+
+// TestCacheCutUnderIndex cuts the cache files an index was loaded from (as
+// a cache cleaner, a full disk or another hone version may) and then reads
 // every part of the index: its arrays, its strings and its tags not yet
-// decoded. An index that mapped its file died of SIGBUS here.
+// decoded. An index that mapped its file died of SIGBUS here. The next Open
+// meets the damage: a cut manifest is rebuilt, a cut segment costs its own
+// files, each with one warning.
 func TestCacheCutUnderIndex(t *testing.T) {
 	root := heavyRepo(t)
 	for _, tc := range []struct {
@@ -240,35 +212,38 @@ func TestCacheCutUnderIndex(t *testing.T) {
 		{"halved", func(n int64) int64 { return n / 2 }},
 		{"header left", func(int64) int64 { return headerSize }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cache := t.TempDir()
-			cold, _ := openT(t, root, cache)
-			warm, st := openT(t, root, cache)
-			if st.Parsed != 0 || warm.lazy == nil {
-				t.Fatalf("second Open did not load the cache: %+v", st)
-			}
-			fi, err := os.Stat(st.CachePath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Truncate(st.CachePath, tc.size(fi.Size())); err != nil {
-				t.Fatal(err)
-			}
-			sameIndex(t, cold, warm)
-			q := []Term{{"burst", 1}, {"limit", 1}, {"token", 1}}
-			if a, b := cold.Search(q, nil, 10), warm.Search(q, nil, 10); !cmp.Equal(a, b) {
-				t.Errorf("Search after the cut: %v, want %v", b, a)
-			}
-			if a, b := cold.Associations("burst", 5), warm.Associations("burst", 5); !cmp.Equal(a, b) {
-				t.Errorf("Associations after the cut: %v, want %v", b, a)
-			}
-			// A new Open meets the damaged file and rebuilds it.
-			again, st := openT(t, root, cache)
-			if len(st.Warnings) != 1 {
-				t.Errorf("Open of the cut cache: warnings %q, want one", st.Warnings)
-			}
-			sameIndex(t, cold, again)
-		})
+		for _, what := range []string{"manifest", "segment"} {
+			t.Run(tc.name+" "+what, func(t *testing.T) {
+				cache := t.TempDir()
+				cold, _ := openT(t, root, cache)
+				warm, st := openT(t, root, cache)
+				if st.Parsed != 0 || warm.segs[0].lazy == nil {
+					t.Fatalf("second Open did not load the cache: %+v", st)
+				}
+				files := []string{st.CachePath}
+				if what == "segment" {
+					files = segFiles(t, st.CachePath)
+				}
+				for _, p := range files {
+					fi, err := os.Stat(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Truncate(p, min(tc.size(fi.Size()), fi.Size())); err != nil {
+						t.Fatal(err)
+					}
+				}
+				sameIndex(t, cold, warm)
+				again, st := openT(t, root, cache)
+				if len(st.Warnings) != 1 || st.Parsed != cold.Len() {
+					t.Errorf("Open of the cut cache: %d parsed, warnings %q; want all parsed and one warning", st.Parsed, st.Warnings)
+				}
+				sameIndex(t, cold, again)
+				if _, st := openT(t, root, cache); len(st.Warnings) != 0 || st.Parsed != 0 {
+					t.Errorf("Open after the rebuild: %+v", st)
+				}
+			})
+		}
 	}
 }
 
@@ -308,7 +283,7 @@ func TestOpenPrev(t *testing.T) {
 	if st1, err := os.Stat(st.CachePath); err != nil || st1.Size() != st0.Size() {
 		t.Errorf("cut: the cache was not written again: %v", err)
 	}
-	if loaded, err := load(st.CachePath, cold.root); err != nil {
+	if loaded, err := load(st.CachePath, cold.root, nil, t.Logf); err != nil {
 		t.Errorf("cut: the file written again does not load: %v", err)
 	} else {
 		sameIndex(t, cold, loaded)

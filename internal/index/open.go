@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hone-dev/hone/internal/walk"
@@ -17,10 +19,57 @@ type stat struct {
 	inode       uint64
 }
 
+// Merge policy. A change is written as a new segment of the files it read;
+// that segment absorbs the segments small beside it, so that segment sizes
+// grow geometrically (as in a log-structured merge) and an edit costs a
+// segment of about its own size, while a search reads few segments.
+const (
+	// mergeFactor: a new segment absorbs each segment with at most this
+	// many times its live files; the cost of a change stays within a
+	// constant of its size, amortised, and there are O(log n) segments.
+	mergeFactor = 4
+	// maxSegments bounds the segments a search reads: past it the smallest
+	// are absorbed too.
+	maxSegments = 8
+)
+
+// foldPlan chooses the segments a new segment of fresh files absorbs, given
+// each segment's live and dead files: those more dead than live (their
+// space goes back), then the smallest while each has at most mergeFactor
+// times the files gathered so far, then the smallest until at most
+// maxSegments remain.
+func foldPlan(live, dead []int, fresh int) []bool {
+	fold := make([]bool, len(live))
+	size := fresh
+	for i := range live {
+		if dead[i] > live[i] {
+			fold[i] = true
+			size += live[i]
+		}
+	}
+	order := make([]int, 0, len(live))
+	for i := range live {
+		if !fold[i] {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return live[a] - live[b] })
+	k := 0
+	for ; k < len(order) && live[order[k]] <= mergeFactor*size; k++ {
+		fold[order[k]] = true
+		size += live[order[k]]
+	}
+	for ; len(order)-k+1 > maxSegments; k++ {
+		fold[order[k]] = true
+	}
+	return fold
+}
+
 // Open loads root's index from the cache, brings it up to date with the tree
-// (re-reading only files whose size, mtime or inode changed), saves it, and
-// returns it. A cache that cannot be read, or a cache directory that cannot be
-// written, costs a warning in Stats.Warnings, never the index.
+// (re-reading only files whose size, mtime or inode changed, into a new
+// segment), saves it, and returns it. A cache that cannot be read, or a
+// cache directory that cannot be written, costs a warning in
+// Stats.Warnings, never the index.
 func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error) {
 	start := time.Now()
 	var st Stats
@@ -41,7 +90,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return nil, st, fmt.Errorf("index: %s is not a directory", abs)
 	}
 
-	// old is the index to start from; held, that the cache file holds it.
+	// old is the index to start from; held, that the manifest describes it.
 	var old *Index
 	held := false
 	if !opts.NoCache {
@@ -58,7 +107,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		if prev != nil && prev.heldBy(st.CachePath) {
 			old, held = prev, true
 		} else {
-			old, err = load(st.CachePath, abs)
+			old, err = load(st.CachePath, abs, prev, warn)
 			held = err == nil
 			then := "rebuilt"
 			if old == nil && prev != nil {
@@ -84,32 +133,42 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return nil, st, fmt.Errorf("index: walk %s: %w", abs, err)
 	}
 
-	// Decide per walked file: reuse from the cache, keep a content skip, or read.
-	const parse = -1
-	plan := make([]int, len(files)) // old file id, or parse
+	// Decide per walked file: keep it where it is, keep a content skip, or
+	// read it. A file read again, or gone, is tombstoned in its segment.
+	var dead [][]bool // per old segment, copied on first write
+	kill := func(id ID) {
+		l := old.loc[id]
+		if dead[l.seg] == nil {
+			dead[l.seg] = make([]bool, len(old.segs[l.seg].files))
+			copy(dead[l.seg], old.dead[l.seg])
+		}
+		dead[l.seg][l.id] = true
+	}
+	var seen []bool
 	var oldSkips map[string]contentSkip
-	seen := 0
-	var toRead []walk.File
-	if old != nil && len(old.contentSkips) > 0 {
-		oldSkips = make(map[string]contentSkip, len(old.contentSkips))
-		for _, c := range old.contentSkips {
-			oldSkips[c.skip.Path] = c
+	if old != nil {
+		dead = make([][]bool, len(old.segs))
+		seen = make([]bool, old.Len())
+		if len(old.contentSkips) > 0 {
+			oldSkips = make(map[string]contentSkip, len(old.contentSkips))
+			for _, c := range old.contentSkips {
+				oldSkips[c.skip.Path] = c
+			}
 		}
 	}
+	var toRead []walk.File
 	var keptSkips []contentSkip
-	for i, f := range files {
-		plan[i] = parse
+	for _, f := range files {
 		now := stat{f.Size, f.ModTime, f.Inode}
 		if old != nil {
 			if id, ok := old.byPath[f.Path]; ok {
-				seen++
-				of := &old.files[id]
-				if (stat{of.Size, of.ModTime, old.inodes[id]}) == now {
-					plan[i] = int(id)
+				seen[id] = true
+				of := old.meta(id)
+				if (stat{of.Size, of.ModTime, old.inode(id)}) == now {
 					continue
 				}
+				kill(id)
 			} else if c, ok := oldSkips[f.Path]; ok && (stat{c.size, c.mtime, c.inode}) == now {
-				plan[i] = -2
 				keptSkips = append(keptSkips, c)
 				st.Skipped = append(st.Skipped, c.skip)
 				continue
@@ -117,18 +176,20 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 		toRead = append(toRead, f)
 	}
-	if old != nil {
-		st.Removed = len(old.files) - seen
+	for id, ok := range seen {
+		if !ok {
+			st.Removed++
+			kill(ID(id))
+		}
 	}
-	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) {
-		st.Files, st.Reused = len(old.files), len(old.files)
+	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) && old.imports != nil {
+		st.Files, st.Reused = old.Len(), old.Len()
 		ix := old
 		if !held {
-			// The index in memory is up to date but its file is gone or
-			// damaged: write it again, from a copy that carries the new
+			// The index in memory is up to date but its manifest is gone
+			// or damaged: write it again, from a copy that carries the new
 			// file's version (old may be in use elsewhere).
-			cp := *old
-			ix = &cp
+			ix = old.clone()
 			if err := save(st.CachePath, ix); err != nil {
 				warn("index: cache not saved (%v); index kept in memory", err)
 			}
@@ -141,36 +202,99 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if err != nil {
 		return nil, st, err
 	}
-	var base strTable
-	if old != nil {
-		base = old.terms
+	skips := keptSkips
+	fresh := 0
+	for i := range parsed {
+		if p := &parsed[i]; p.skip != nil {
+			st.Skipped = append(st.Skipped, *p.skip)
+			f := toRead[i]
+			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
+		} else {
+			fresh++
+		}
 	}
-	b := newBuilder(len(files), base)
-	b.skips = keptSkips
-	next := 0
-	for i, f := range files {
-		switch {
-		case plan[i] >= 0:
-			b.addReused(old, ID(plan[i]))
-			st.Reused++
-		case plan[i] == parse:
-			p := &parsed[next]
-			next++
-			if p.skip != nil {
-				st.Skipped = append(st.Skipped, *p.skip)
-				b.skips = append(b.skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
+	slices.SortFunc(skips, func(a, b contentSkip) int { return strings.Compare(a.skip.Path, b.skip.Path) })
+
+	// The new segment: the files read, and the live files of the segments
+	// it absorbs.
+	var segs []*segment
+	var segDead [][]bool
+	var fold []bool
+	var base *segment
+	total := fresh
+	if old != nil {
+		live, nd := make([]int, len(old.segs)), make([]int, len(old.segs))
+		for s, sg := range old.segs {
+			d := dead[s]
+			if d == nil {
+				d = old.dead[s]
+			}
+			for _, x := range d {
+				if x {
+					nd[s]++
+				}
+			}
+			live[s] = len(sg.files) - nd[s]
+		}
+		fold = foldPlan(live, nd, fresh)
+		for s, sg := range old.segs {
+			if fold[s] {
+				total += live[s]
+				if base == nil || live[s] > len(base.files) {
+					base = sg
+				}
+			}
+		}
+	}
+	b := newBuilder(total, base)
+	if old != nil {
+		for s, sg := range old.segs {
+			d := dead[s]
+			if d == nil {
+				d = old.dead[s]
+			}
+			if !fold[s] {
+				segs = append(segs, sg)
+				segDead = append(segDead, d)
 				continue
 			}
+			for l := range sg.files {
+				if d == nil || !d[l] {
+					b.addReused(sg, int32(l))
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, st, fmt.Errorf("index: %w", err)
+			}
+		}
+	}
+	for i := range parsed {
+		if p := &parsed[i]; p.skip == nil {
 			b.addParsed(p)
 			st.Parsed++
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, st, fmt.Errorf("index: %w", err)
-		}
 	}
 	parsed = nil
-	ix := b.finish(abs)
-	st.Files = len(ix.files)
+	if len(b.recs) > 0 {
+		sg := b.finish()
+		sg.name = newSegmentName(st.CachePath)
+		segs = append(segs, sg)
+		segDead = append(segDead, nil)
+	}
+	ix := newIndex(abs, segs, segDead, skips)
+	st.Files = ix.Len()
+	st.Reused = st.Files - st.Parsed
+	if old != nil && old.imports != nil && samePaths(old, ix) {
+		redo := map[ID]bool{}
+		for _, f := range toRead {
+			if id, ok := ix.byPath[f.Path]; ok {
+				redo[id] = true
+			}
+		}
+		ix.resolveGraph(old, redo)
+	} else {
+		ix.resolveGraph(nil, nil)
+	}
 
 	if st.CachePath != "" {
 		if err := save(st.CachePath, ix); err != nil {
@@ -181,23 +305,27 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	return ix, st, nil
 }
 
-// save writes ix to p atomically (a temporary file renamed over p) under an
-// exclusive lock on p.lock, so that concurrent hone processes never leave a
-// torn file, and records in ix the version written. ix must not be in use
-// by others yet.
-func save(p string, ix *Index) error {
-	dir := filepath.Dir(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("index: %w", err)
+// samePaths reports whether a and b index the same paths (so that their
+// file ids are the same).
+func samePaths(a, b *Index) bool {
+	if a.Len() != b.Len() {
+		return false
 	}
-	unlock, err := lockFile(p + ".lock")
-	if err != nil {
-		return err
+	for id := range a.Len() {
+		if a.Path(ID(id)) != b.Path(ID(id)) {
+			return false
+		}
 	}
-	defer unlock()
-	fi, err := replaceFile(p, ix.encode())
-	ix.file = fi
-	return err
+	return true
+}
+
+// clone returns a copy of ix that shares its segments and arrays, for a
+// save that records another manifest version (ix may be in use elsewhere).
+func (ix *Index) clone() *Index {
+	cp := &Index{root: ix.root, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
+		byPath: ix.byPath, deadDF: ix.deadDF, norm: ix.norm, imports: ix.imports, importedBy: ix.importedBy,
+		contentSkips: ix.contentSkips}
+	return cp
 }
 
 // replaceFile writes the parts to a temporary file beside p and renames it

@@ -24,11 +24,11 @@ import (
 // pkgStems are file stems that stand for their directory.
 var pkgStems = map[string]bool{"__init__": true, "index": true, "mod": true}
 
-func (ix *Index) buildModules() {
+func (s *segment) buildModules() {
 	var mods, dirs nameTableBuilder
-	for i := range ix.files {
+	for i := range s.files {
 		id := ID(i)
-		p := ix.files[i].Path
+		p := s.files[i].Path
 		stem := stripExt(p)
 		addSuffixes(&mods, stem, id)
 		if pkgStems[path.Base(stem)] {
@@ -42,7 +42,7 @@ func (ix *Index) buildModules() {
 			dirs.add("", id)
 		}
 	}
-	ix.modKeys, ix.dirs = mods.table(), dirs.table()
+	s.modKeys, s.dirs = mods.table(), dirs.table()
 }
 
 // addSuffixes adds id under s and under every suffix of s that starts after a
@@ -84,7 +84,7 @@ var (
 // ResolveImport maps an import of file from (as syntax reports it) to the
 // indexed files it names.
 func (ix *Index) ResolveImport(from ID, imp string) []ID {
-	f := ix.File(from)
+	f := ix.meta(from)
 	if f == nil || imp == "" {
 		return nil
 	}
@@ -160,8 +160,8 @@ func (ix *Index) resolvePython(from, imp string) []ID {
 // (Python looks up absolute imports from path roots), shortest path first.
 func (ix *Index) bestPython(key string) (ID, bool) {
 	best, found := ID(-1), false
-	for _, id := range ix.modKeys.get(key) {
-		p := ix.files[id].Path
+	for _, id := range ix.names(pickModKeys, key) {
+		p := ix.Path(id)
 		e := ext(p)
 		if !slices.Contains(pyExts, e) {
 			continue
@@ -180,7 +180,7 @@ func (ix *Index) bestPython(key string) (ID, bool) {
 		if prefix != "" && ix.isPyPackage(prefix) {
 			continue
 		}
-		if !found || len(p) < len(ix.files[best].Path) {
+		if !found || len(p) < len(ix.Path(best)) {
 			best, found = id, true
 		}
 	}
@@ -241,12 +241,12 @@ func (ix *Index) resolveJS(from, imp string) []ID {
 // or ends in /key, with one of exts.
 func (ix *Index) bestBySuffix(key string, exts []string) []ID {
 	best := ID(-1)
-	for _, id := range ix.modKeys.get(key) {
-		p := ix.files[id].Path
+	for _, id := range ix.names(pickModKeys, key) {
+		p := ix.Path(id)
 		if !slices.Contains(exts, ext(p)) {
 			continue
 		}
-		if best < 0 || len(p) < len(ix.files[best].Path) {
+		if best < 0 || len(p) < len(ix.Path(best)) {
 			best = id
 		}
 	}
@@ -261,8 +261,8 @@ func (ix *Index) bestBySuffix(key string, exts []string) []ID {
 func (ix *Index) dirFiles(dir string, exts []string) []ID {
 	var out []ID
 	bestDir := ""
-	for _, id := range ix.dirs.get(dir) {
-		p := ix.files[id].Path
+	for _, id := range ix.names(pickDirs, dir) {
+		p := ix.Path(id)
 		if !slices.Contains(exts, ext(p)) || strings.HasSuffix(p, "_test.go") {
 			continue
 		}
@@ -281,7 +281,7 @@ func (ix *Index) resolveGo(imp string) []ID {
 	goExt := []string{".go"}
 	if first, _, _ := strings.Cut(imp, "/"); !strings.Contains(first, ".") {
 		// Standard library or a module without a host: only an exact directory.
-		if ids := ix.dirFiles(imp, goExt); len(ids) > 0 && path.Dir(ix.files[ids[0]].Path) == imp {
+		if ids := ix.dirFiles(imp, goExt); len(ids) > 0 && path.Dir(ix.Path(ids[0])) == imp {
 			return ids
 		}
 		return nil
@@ -298,7 +298,7 @@ func (ix *Index) resolveGo(imp string) []ID {
 			return nil
 		}
 		s = s[i+1:]
-		if ids := ix.dirFiles(s, goExt); len(ids) > 0 && path.Dir(ix.files[ids[0]].Path) == s {
+		if ids := ix.dirFiles(s, goExt); len(ids) > 0 && path.Dir(ix.Path(ids[0])) == s {
 			return ids
 		}
 	}
@@ -390,12 +390,12 @@ func (ix *Index) resolveInclude(from, imp string) []ID {
 		return []ID{id}
 	}
 	best := ID(-1)
-	for _, id := range ix.modKeys.get(stripExt(imp)) {
-		p := ix.files[id].Path
+	for _, id := range ix.names(pickModKeys, stripExt(imp)) {
+		p := ix.Path(id)
 		if p != imp && !strings.HasSuffix(p, "/"+imp) {
 			continue
 		}
-		if best < 0 || len(p) < len(ix.files[best].Path) {
+		if best < 0 || len(p) < len(ix.Path(best)) {
 			best = id
 		}
 	}
@@ -426,15 +426,24 @@ func (ix *Index) resolveGeneric(from, imp string) []ID {
 	return ix.bestBySuffix(stripExt(norm), []string{e})
 }
 
-// resolveGraph resolves every file's imports into the import graph.
-func (ix *Index) resolveGraph() {
-	ix.imports = make([][]ID, len(ix.files))
-	for i := range ix.files {
+// resolveGraph resolves the imports of every file into the import graph.
+// When prev is an index of the same paths (so of the same file ids), only
+// the files that redo names are resolved again and the others keep prev's
+// links: a file's links depend on its own language and imports and on the
+// paths of the tree, nothing else.
+func (ix *Index) resolveGraph(prev *Index, redo map[ID]bool) {
+	ix.imports = make([][]ID, ix.Len())
+	for i := range ix.imports {
+		id := ID(i)
+		if prev != nil && !redo[id] {
+			ix.imports[i] = prev.imports[i]
+			continue
+		}
 		var out []ID
-		for _, imp := range ix.files[i].Imports {
-			for _, id := range ix.ResolveImport(ID(i), imp) {
-				if id != ID(i) && !slices.Contains(out, id) {
-					out = append(out, id)
+		for _, imp := range ix.meta(id).Imports {
+			for _, to := range ix.ResolveImport(id, imp) {
+				if to != id && !slices.Contains(out, to) {
+					out = append(out, to)
 				}
 			}
 		}
@@ -445,7 +454,7 @@ func (ix *Index) resolveGraph() {
 }
 
 func (ix *Index) invertGraph() {
-	ix.importedBy = make([][]ID, len(ix.files))
+	ix.importedBy = make([][]ID, ix.Len())
 	for i, imps := range ix.imports {
 		for _, id := range imps {
 			ix.importedBy[id] = append(ix.importedBy[id], ID(i))
@@ -473,10 +482,10 @@ func (ix *Index) ResolveModule(mod string) []ID {
 		key = stripExt(key)
 	}
 	for drop := 0; drop <= 1; drop++ {
-		if ids := ix.modKeys.get(key); len(ids) > 0 {
-			out := slices.Clone(ids)
+		if ids := ix.names(pickModKeys, key); len(ids) > 0 {
+			out := ids
 			rank := func(id ID) int {
-				p := stripExt(ix.files[id].Path)
+				p := stripExt(ix.Path(id))
 				if p == key || p == key+"/__init__" || p == key+"/index" || p == key+"/mod" {
 					return 0
 				}
@@ -486,14 +495,14 @@ func (ix *Index) ResolveModule(mod string) []ID {
 				if ra, rb := rank(a), rank(b); ra != rb {
 					return ra - rb
 				}
-				return len(ix.files[a].Path) - len(ix.files[b].Path)
+				return len(ix.Path(a)) - len(ix.Path(b))
 			})
 			return out
 		}
 		// A directory without a package file: its files (a Go package).
-		if ids := ix.dirs.get(key); len(ids) > 0 {
-			out := slices.Clone(ids)
-			slices.SortStableFunc(out, func(a, b ID) int { return len(ix.files[a].Path) - len(ix.files[b].Path) })
+		if ids := ix.names(pickDirs, key); len(ids) > 0 {
+			out := ids
+			slices.SortStableFunc(out, func(a, b ID) int { return len(ix.Path(a)) - len(ix.Path(b)) })
 			return out
 		}
 		i := strings.LastIndexByte(key, '/')
@@ -528,7 +537,7 @@ func (ix *Index) defines(id ID, name string) bool {
 // one re-export hop), those files win; else the last two parts, then the last
 // part, are looked up.
 func (ix *Index) Defining(name string) []ID {
-	if ids := ix.defs.get(name); len(ids) > 0 {
+	if ids := ix.names(pickDefs, name); len(ids) > 0 {
 		return slices.Clone(ids)
 	}
 	parts := strings.Split(name, ".")
@@ -558,27 +567,27 @@ func (ix *Index) Defining(name string) []ID {
 		}
 	}
 	if len(parts) > 2 {
-		if ids := ix.defs.get(strings.Join(parts[len(parts)-2:], ".")); len(ids) > 0 {
+		if ids := ix.names(pickDefs, strings.Join(parts[len(parts)-2:], ".")); len(ids) > 0 {
 			return slices.Clone(ids)
 		}
 	}
-	return slices.Clone(ix.defs.get(parts[len(parts)-1]))
+	return (ix.names(pickDefs, parts[len(parts)-1]))
 }
 
 // Referencing returns the files that reference name (calls, types, imports);
 // for a dotted name, its last part.
-func (ix *Index) Referencing(name string) []ID { return slices.Clone(ix.referencing(name)) }
+func (ix *Index) Referencing(name string) []ID { return ix.referencing(name) }
 
 // ReferencingCount returns len(Referencing(name)) without copying the list.
 func (ix *Index) ReferencingCount(name string) int { return len(ix.referencing(name)) }
 
-// referencing is Referencing's lookup; the slice is the index's own.
+// referencing is Referencing's lookup.
 func (ix *Index) referencing(name string) []ID {
-	if ids := ix.refs.get(name); len(ids) > 0 {
+	if ids := ix.names(pickRefs, name); len(ids) > 0 {
 		return ids
 	}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		return ix.refs.get(name[i+1:])
+		return ix.names(pickRefs, name[i+1:])
 	}
 	return nil
 }

@@ -5,17 +5,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hone-dev/hone/internal/syntax"
 )
 
 // handIndex builds an index of files given by path, language and imports,
 // without reading anything.
 func handIndex(files []File) *Index {
-	b := newBuilder(len(files), strTable{})
+	b := newBuilder(len(files), nil)
 	for _, f := range files {
 		b.recs = append(b.recs, record{file: f})
 	}
-	return b.finish("/repo")
+	ix := newIndex("/repo", []*segment{b.finish()}, nil, nil)
+	ix.resolveGraph(nil, nil)
+	return ix
 }
 
 var resolveFiles = []File{
@@ -185,20 +188,28 @@ func TestDefining(t *testing.T) {
 }
 
 // TestEncodeRoundTrip checks that tags, imports and the graph survive the
-// cache format.
+// cache format: a segment's file and the manifest.
 func TestEncodeRoundTrip(t *testing.T) {
 	ix := handIndex(resolveFiles)
-	got, err := decode(ix.encode(), "/repo")
+	sg := ix.segs[0]
+	sg.name = "index-0-0.seg"
+	b := sg.encode()
+	sg.size.Store(int64(len(b)))
+	got, err := decodeSegment(b, extractorPrint(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(ix.files, got.files); diff != "" {
+	if diff := cmp.Diff(sg.files, got.files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(ix.imports, got.imports); diff != "" {
+	m, err := decodeManifest(ix.encodeManifest(), "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ix.imports, m.imports, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("imports (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(ix.importedBy, got.importedBy); diff != "" {
-		t.Errorf("importedBy (-want +got):\n%s", diff)
+	if len(m.segs) != 1 || m.segs[0].name != sg.name || m.segs[0].files != len(sg.files) {
+		t.Errorf("manifest segments = %+v", m.segs)
 	}
 }

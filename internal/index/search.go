@@ -55,31 +55,40 @@ var accumPool sync.Pool
 // best first (ties by id). Terms are matched lower-cased; a term repeated in
 // terms adds its weights. Terms with weight <= 0 are ignored.
 func (ix *Index) Search(terms []Term, keep func(ID) bool, limit int) []Hit {
-	n := len(ix.files)
+	n := ix.Len()
 	if n == 0 || limit <= 0 || len(terms) == 0 {
 		return nil
 	}
 	type qterm struct {
 		text   string
-		id     int32
+		ids    []int32 // local id in each segment, or -1
+		df     int
 		weight float64
 	}
 	var qs []qterm
-	seen := map[int32]int{}
+	seen := map[string]int{}
 	for _, t := range terms {
 		if t.Weight <= 0 {
 			continue
 		}
-		id := ix.termID(strings.ToLower(t.Text))
-		if id < 0 {
-			continue
-		}
-		if i, ok := seen[id]; ok {
+		low := strings.ToLower(t.Text)
+		if i, ok := seen[low]; ok {
 			qs[i].weight += t.Weight
 			continue
 		}
-		seen[id] = len(qs)
-		qs = append(qs, qterm{text: t.Text, id: id, weight: t.Weight})
+		q := qterm{text: t.Text, ids: make([]int32, len(ix.segs)), weight: t.Weight}
+		for s, sg := range ix.segs {
+			q.ids[s] = sg.termID(low)
+			if q.ids[s] >= 0 {
+				q.df += ix.segDF(s, q.ids[s])
+			}
+		}
+		if q.df == 0 {
+			// Held by no live file: as absent as from a fresh index.
+			continue
+		}
+		seen[low] = len(qs)
+		qs = append(qs, q)
 	}
 	if len(qs) == 0 {
 		return nil
@@ -99,26 +108,39 @@ func (ix *Index) Search(terms []Term, keep func(ID) bool, limit int) []Hit {
 		accumPool.Put(a)
 	}()
 
+	// Each file is live in one segment only, so that its score sums the
+	// same terms in the same order as in an index of one segment.
 	for qi, q := range qs {
-		lo, hi := ix.postOff[q.id], ix.postOff[q.id+1]
-		w := float32(q.weight * idf(n, int(hi-lo)))
+		w := float32(q.weight * idf(n, q.df))
 		bit, word := uint64(1)<<(qi%64), qi/64
-		docs, tfs := ix.postDoc[lo:hi], ix.postTF[lo:hi]
-		for i, d := range docs {
-			nm := &ix.norm[d]
-			tf := tfs[i]
-			var x float32
-			if !tf.escaped() {
-				x = float32(tf[0])*nm[0] + float32(tf[1])*nm[1] + float32(tf[2])*nm[2]
-			} else {
-				f := ix.overflow[pairKey(q.id, d)]
-				x = float32(f[0])*nm[0] + float32(f[1])*nm[1] + float32(f[2])*nm[2]
+		for s, sg := range ix.segs {
+			t := q.ids[s]
+			if t < 0 {
+				continue
 			}
-			if a.score[d] == 0 {
-				a.touched = append(a.touched, d)
+			glob := ix.glob[s]
+			lo, hi := sg.postOff[t], sg.postOff[t+1]
+			docs, tfs := sg.postDoc[lo:hi], sg.postTF[lo:hi]
+			for i, ld := range docs {
+				d := glob[ld]
+				if d < 0 {
+					continue
+				}
+				nm := &ix.norm[d]
+				tf := tfs[i]
+				var x float32
+				if !tf.escaped() {
+					x = float32(tf[0])*nm[0] + float32(tf[1])*nm[1] + float32(tf[2])*nm[2]
+				} else {
+					f := sg.overflow[pairKey(t, ld)]
+					x = float32(f[0])*nm[0] + float32(f[1])*nm[1] + float32(f[2])*nm[2]
+				}
+				if a.score[d] == 0 {
+					a.touched = append(a.touched, int32(d))
+				}
+				a.score[d] += w * x / (k1 + x)
+				a.matched[int(d)*words+word] |= bit
 			}
-			a.score[d] += w * x / (k1 + x)
-			a.matched[int(d)*words+word] |= bit
 		}
 	}
 

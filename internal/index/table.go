@@ -120,21 +120,21 @@ func (b *nameTableBuilder) table() nameTable {
 }
 
 // buildNameTables fills the definition and reference tables from the files'
-// tags (all decoded: it runs on a built index): a definition is found by Name and, for members, by Parent.Name; a
-// reference by Name.
-func (ix *Index) buildNameTables() {
+// tags (all decoded: it runs on a segment being built): a definition is
+// found by Name and, for members, by Parent.Name; a reference by Name.
+func (s *segment) buildNameTables() {
 	var defs, refs nameTableBuilder
-	for i := range ix.files {
+	for i := range s.files {
 		id := ID(i)
-		for _, t := range ix.files[i].Defs {
+		for _, t := range s.files[i].Defs {
 			defs.add(t.Name, id)
 			if t.Parent != "" {
 				defs.add(t.Parent+"."+t.Name, id)
 			}
 		}
-		for _, t := range ix.files[i].Refs {
+		for _, t := range s.files[i].Refs {
 			refs.add(t.Name, id)
 		}
 	}
-	ix.defs, ix.refs = defs.table(), refs.table()
+	s.defs, s.refs = defs.table(), refs.table()
 }

@@ -1,0 +1,315 @@
+package index
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hone-dev/hone/internal/walk"
+)
+
+// segRef is a segment as the manifest names it.
+type segRef struct {
+	name  string
+	size  int64
+	files int
+	dead  []int32
+}
+
+// newSegmentName returns a fresh segment file name for the manifest at p.
+func newSegmentName(p string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return strings.TrimSuffix(filepath.Base(p), ".bin") + "-" + hex.EncodeToString(b[:]) + ".seg"
+}
+
+// encodeManifest serialises the manifest of ix, whose segments are written
+// (each has its name and size).
+func (ix *Index) encodeManifest() []byte {
+	var e encoder
+	e.str(ix.root)
+	e.uv(uint64(len(ix.segs)))
+	for s, sg := range ix.segs {
+		e.str(sg.name)
+		e.uv(uint64(sg.size.Load()))
+		e.uv(uint64(len(sg.files)))
+		e.uv(uint64(ix.nDead[s]))
+		prev := int32(0)
+		for d, x := range ix.dead[s] {
+			if x {
+				e.uv(uint64(int32(d) - prev))
+				prev = int32(d)
+			}
+		}
+	}
+	e.uv(uint64(ix.Len()))
+	for _, imps := range ix.imports {
+		e.uv(uint64(len(imps)))
+		prev := ID(0)
+		for _, id := range imps {
+			e.uv(uint64(id - prev))
+			prev = id
+		}
+	}
+	e.uv(uint64(len(ix.contentSkips)))
+	for _, c := range ix.contentSkips {
+		e.str(c.skip.Path)
+		e.uv(uint64(c.skip.Reason))
+		e.str(c.skip.Detail)
+		e.v(c.size)
+		e.v(c.mtime)
+		e.uv(c.inode)
+	}
+	out := make([]byte, manifestHead, manifestHead+len(e.b))
+	out = append(out, e.b...)
+	copy(out, cacheMagic)
+	binary.LittleEndian.PutUint32(out[8:], formatVersion)
+	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[manifestHead:], crcTable))
+	binary.LittleEndian.PutUint64(out[16:], extractorPrint())
+	binary.LittleEndian.PutUint64(out[24:], exeStamp())
+	return out
+}
+
+// manifest is a decoded manifest.
+type manifest struct {
+	print   uint64 // the extractor fingerprint its segments carry
+	segs    []segRef
+	files   int
+	imports [][]ID
+	skips   []contentSkip
+}
+
+// decodeManifest checks and decodes the manifest in buf for root.
+func decodeManifest(buf []byte, root string) (*manifest, error) {
+	if len(buf) < manifestHead || string(buf[:8]) != cacheMagic {
+		return nil, errCorrupt
+	}
+	if binary.LittleEndian.Uint32(buf[8:]) != formatVersion {
+		return nil, errStale
+	}
+	body := buf[manifestHead:]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(buf[12:]) {
+		return nil, errCorrupt
+	}
+	m := &manifest{print: binary.LittleEndian.Uint64(buf[16:])}
+	want := m.print
+	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s {
+		want = extractorPrint()
+	}
+	if m.print != want {
+		return nil, errStale
+	}
+	d := &decoder{b: body}
+	if r := d.str(); d.err == nil && r != root {
+		return nil, fmt.Errorf("index: cache belongs to %q, not %q", r, root)
+	}
+	rest := len(body)
+	m.segs = make([]segRef, d.count(rest))
+	for i := range m.segs {
+		r := &m.segs[i]
+		r.name = d.str()
+		r.size = int64(d.count(1 << 62))
+		r.files = d.count(1 << 31)
+		r.dead = make([]int32, d.count(r.files))
+		at := int32(0)
+		for j := range r.dead {
+			at += int32(d.count(r.files))
+			if at >= int32(r.files) || (j > 0 && at <= r.dead[j-1]) {
+				d.fail()
+				break
+			}
+			r.dead[j] = at
+		}
+		if r.name != filepath.Base(r.name) || !strings.HasSuffix(r.name, ".seg") {
+			d.fail()
+		}
+	}
+	m.files = d.count(rest)
+	m.imports = make([][]ID, m.files)
+	for i := 0; i < m.files && d.err == nil; i++ {
+		if c := d.count(m.files); c > 0 {
+			ids := make([]ID, c)
+			at := ID(0)
+			for j := range ids {
+				at += ID(d.count(m.files))
+				if at >= ID(m.files) {
+					d.fail()
+					break
+				}
+				ids[j] = at
+			}
+			m.imports[i] = ids
+		}
+	}
+	m.skips = make([]contentSkip, d.count(rest))
+	for i := range m.skips {
+		c := &m.skips[i]
+		c.skip.Path = d.str()
+		c.skip.Reason = walk.SkipReason(d.uv())
+		c.skip.Detail = d.str()
+		c.size = d.v()
+		c.mtime = d.v()
+		c.inode = d.uv()
+	}
+	if d.err == nil && d.i != len(d.b) {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return m, nil
+}
+
+// load reads the manifest at p for root and the segments it names, taking
+// from prev (an earlier index of root, or nil) each segment it already
+// holds rather than reading its file again. A missing manifest yields an
+// error satisfying errors.Is(err, fs.ErrNotExist). A segment that cannot be
+// read is left out with a warning (its files are then new to the caller);
+// the import graph is then left nil, to be resolved again. The returned
+// index remembers the manifest it came from (see Index.heldBy).
+func load(p, root string, prev *Index, warn func(string, ...any)) (*Index, error) {
+	buf, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeManifest(buf, root)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]*segment{}
+	if prev != nil {
+		for _, sg := range prev.segs {
+			have[sg.name] = sg
+		}
+	}
+	var segs []*segment
+	var dead [][]bool
+	whole := true
+	for _, r := range m.segs {
+		sg := have[r.name]
+		if sg == nil || len(sg.files) != r.files {
+			sg, err = loadSegment(filepath.Join(filepath.Dir(p), r.name), r.files, m.print)
+			if err != nil {
+				whole = false
+				if errors.As(err, new(*fs.PathError)) {
+					err = errors.New("missing")
+				}
+				warn("index: cache segment %s unusable (%v); its files are parsed again", r.name, err)
+				continue
+			}
+		}
+		segs = append(segs, sg)
+		var dd []bool
+		if len(r.dead) > 0 {
+			dd = make([]bool, r.files)
+			for _, d := range r.dead {
+				dd[d] = true
+			}
+		}
+		dead = append(dead, dd)
+	}
+	ix := newIndex(root, segs, dead, m.skips)
+	if whole && ix.Len() == m.files {
+		ix.imports = m.imports
+		ix.invertGraph()
+	}
+	ix.file = fi
+	if s := exeStamp(); s != 0 && binary.LittleEndian.Uint64(buf[24:]) != s && ix.imports != nil {
+		// Best effort: a later run checks the fingerprint again.
+		if nfi, err := restamp(p, buf, fi, s); err == nil && nfi != nil {
+			ix.file = nfi
+		}
+	}
+	return ix, nil
+}
+
+// restamp replaces the manifest at p, whose bytes are buf (the version fi),
+// with a copy carrying stamp, and returns the new file's info: a cache
+// written by another executable (an older build of hone) is accepted by
+// running the extractor on probes, tens of milliseconds that every later
+// warm run would pay again. It does nothing (nil info) if p changed
+// meanwhile, and replaces p by rename, never in place (another process may
+// be reading it).
+func restamp(p string, buf []byte, fi os.FileInfo, stamp uint64) (os.FileInfo, error) {
+	unlock, err := lockFile(p + ".lock")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if cur, err := os.Stat(p); err != nil || !sameVersion(cur, fi) {
+		return nil, err
+	}
+	hdr := slices.Clone(buf[:manifestHead])
+	binary.LittleEndian.PutUint64(hdr[24:], stamp)
+	return replaceFile(p, hdr, buf[manifestHead:])
+}
+
+// save writes ix to the manifest p under an exclusive lock on p.lock: first
+// each segment whose file is not there (a new one, or one someone removed
+// or cut), then the manifest, each atomically (a temporary file renamed into
+// place), so that concurrent hone processes never leave a torn file. Then it
+// removes the files of root's cache that the manifest does not name (older
+// segments, temporary files of a killed process). It records in ix the
+// manifest written.
+func save(p string, ix *Index) error {
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	unlock, err := lockFile(p + ".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	keep := map[string]bool{filepath.Base(p): true, filepath.Base(p) + ".lock": true}
+	// The segments of the manifest being replaced stay one generation: a
+	// process that has just read it may be reading them.
+	if old, err := os.ReadFile(p); err == nil {
+		if m, err := decodeManifest(old, ix.root); err == nil {
+			for _, r := range m.segs {
+				keep[r.name] = true
+			}
+		}
+	}
+	for _, sg := range ix.segs {
+		keep[sg.name] = true
+		sp := filepath.Join(dir, sg.name)
+		if fi, err := os.Stat(sp); err == nil && sg.size.Load() == fi.Size() {
+			continue
+		}
+		b := sg.encode()
+		if _, err := replaceFile(sp, b); err != nil {
+			return err
+		}
+		sg.size.Store(int64(len(b)))
+	}
+	fi, err := replaceFile(p, ix.encodeManifest())
+	ix.file = fi
+	if err != nil {
+		return err
+	}
+	// Collect what no manifest of this root names any more. A process that
+	// read the old manifest and has yet to read one of these segments finds
+	// it missing and parses its files again.
+	prefix := strings.TrimSuffix(filepath.Base(p), ".bin")
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if n := e.Name(); strings.HasPrefix(n, prefix) && !keep[n] {
+				os.Remove(filepath.Join(dir, n))
+			}
+		}
+	}
+	return nil
+}

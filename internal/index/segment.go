@@ -1,0 +1,99 @@
+package index
+
+import (
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// segment is an immutable index of some of the repository's files: the unit
+// the index is built, stored and merged in (see the package comment). Its
+// files are numbered from 0 in path order (local ids); the Index that holds
+// it maps them to the repository's file ids, and marks the ones a later
+// segment replaced or the tree lost (tombstones) without changing it.
+type segment struct {
+	// name is the segment's file name in the cache directory, given when
+	// it is built; a name is never reused for other content.
+	name string
+	// size is the byte length of its file (0 until written; a segment
+	// written again after a failed save may be in use meanwhile).
+	size atomic.Int64
+
+	files  []File
+	inodes []uint64
+
+	// terms is the sorted term table; a term's local id is its position.
+	terms strTable
+
+	// Forward index: file d's entries are fwdTerm/fwdTF[fwdOff[d]:fwdOff[d+1]],
+	// sorted by term id.
+	fwdOff  []int32
+	fwdTerm []int32
+	fwdTF   []tf3
+
+	// Postings: term t's entries are postDoc/postTF[postOff[t]:postOff[t+1]],
+	// sorted by file id.
+	postOff []int32
+	postDoc []int32
+	postTF  []tf3
+
+	// overflow holds the exact counts of the pairs whose tf3 is escaped.
+	overflow map[uint64]tfFull
+
+	// lazy, when set, holds the tags not yet decoded: files[id].Defs and
+	// Refs are read through file, which decodes them on first use.
+	lazy *lazyTags
+
+	// defs and refs map names to the files defining or referencing them.
+	defs, refs nameTable
+
+	modKeys nameTable // extension-less path suffix -> files
+	dirs    nameTable // directory path suffix -> files directly in it
+
+	informative []bool // per term: fit for Associations and Distinctive
+}
+
+// full returns the exact counts of term t in file d stored as tf.
+func (s *segment) full(t, d int32, tf tf3) tfFull {
+	if tf.escaped() {
+		return s.overflow[pairKey(t, d)]
+	}
+	return tfFull{uint16(tf[0]), uint16(tf[1]), uint16(tf[2])}
+}
+
+// termID returns the local id of term, or -1.
+func (s *segment) termID(term string) int32 { return int32(s.terms.find(term)) }
+
+// df returns the number of the segment's files holding local term t, dead
+// ones included.
+func (s *segment) df(t int32) int32 { return s.postOff[t+1] - s.postOff[t] }
+
+// file returns local file d with its tags decoded.
+func (s *segment) file(d int32) *File {
+	if s.lazy != nil {
+		s.tags(ID(d))
+	}
+	return &s.files[d]
+}
+
+// tf returns the counts of term t (local) in local file d, or zeros.
+func (s *segment) tf(d, t int32) tfFull {
+	lo, hi := int(s.fwdOff[d]), int(s.fwdOff[d+1])
+	ts := s.fwdTerm[lo:hi]
+	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= t })
+	if i < len(ts) && ts[i] == t {
+		return s.full(t, d, s.fwdTF[lo+i])
+	}
+	return tfFull{}
+}
+
+// prefix returns the local ids of the terms starting with p, in order.
+func (s *segment) prefix(p string) (lo, hi int) {
+	n := s.terms.len()
+	lo = sort.Search(n, func(i int) bool { return s.terms.at(i) >= p })
+	hi = lo
+	for hi < n && strings.HasPrefix(s.terms.at(hi), p) {
+		hi++
+	}
+	return lo, hi
+}

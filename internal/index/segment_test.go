@@ -1,0 +1,197 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sameIndex reports the first differences between what two indexes answer:
+// every file, its links and distinctive terms, every term's statistics and
+// variants, searches, associations and name lookups. An index of several
+// segments with tombstones must answer as one built from scratch.
+func sameIndex(t *testing.T, want, got *Index) {
+	t.Helper()
+	errs := 0
+	fail := func(format string, args ...any) {
+		t.Helper()
+		if errs++; errs <= 10 {
+			t.Errorf(format, args...)
+		}
+	}
+	if want.Len() != got.Len() {
+		t.Fatalf("Len = %d, want %d", got.Len(), want.Len())
+	}
+	if a, b := want.NumTerms(), got.NumTerms(); a != b {
+		fail("NumTerms = %d, want %d", b, a)
+	}
+	var names []string
+	for i := range want.Len() {
+		id := ID(i)
+		wf, gf := want.File(id), got.File(id)
+		if diff := cmp.Diff(wf, gf); diff != "" {
+			fail("File(%d) (-want +got):\n%s", id, diff)
+		}
+		if a, b := want.Imports(id), got.Imports(id); !slices.Equal(a, b) {
+			fail("Imports(%s) = %v, want %v", wf.Path, b, a)
+		}
+		if a, b := want.ImportedBy(id), got.ImportedBy(id); !slices.Equal(a, b) {
+			fail("ImportedBy(%s) = %v, want %v", wf.Path, b, a)
+		}
+		if a, b := want.Distinctive(id, 12), got.Distinctive(id, 12); !slices.Equal(a, b) {
+			fail("Distinctive(%s) = %v, want %v", wf.Path, b, a)
+		}
+		for _, d := range wf.Defs {
+			names = append(names, d.Name, d.Parent+"."+d.Name)
+		}
+		for _, r := range wf.Refs {
+			names = append(names, r.Name)
+		}
+		names = append(names, strings.ReplaceAll(stripExt(wf.Path), "/", "."), filepath.Dir(wf.Path))
+	}
+	var terms []string
+	for _, sg := range want.segs {
+		terms = append(terms, sg.terms.strings()...)
+	}
+	for _, sg := range got.segs {
+		terms = append(terms, sg.terms.strings()...)
+	}
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	for _, term := range terms {
+		if a, b := want.DocFreq(term), got.DocFreq(term); a != b {
+			fail("DocFreq(%q) = %d, want %d", term, b, a)
+		}
+		if a, b := want.IDF(term), got.IDF(term); a != b {
+			fail("IDF(%q) = %v, want %v", term, b, a)
+		}
+		if a, b := want.Variants(term), got.Variants(term); !slices.Equal(a, b) {
+			fail("Variants(%q) = %v, want %v", term, b, a)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for q := range 200 {
+		var query []Term
+		for range 1 + q%12 {
+			query = append(query, Term{Text: terms[r.IntN(len(terms))], Weight: 0.5 + r.Float64()})
+		}
+		if a, b := want.Search(query, nil, 1+q%40), got.Search(query, nil, 1+q%40); !cmp.Equal(a, b) {
+			fail("Search(%v) = %v, want %v", query, b, a)
+		}
+		term := terms[r.IntN(len(terms))]
+		if a, b := want.Associations(term, 8), got.Associations(term, 8); !cmp.Equal(a, b) {
+			fail("Associations(%q) = %v, want %v", term, b, a)
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for _, name := range names {
+		if a, b := want.Defining(name), got.Defining(name); !slices.Equal(a, b) {
+			fail("Defining(%q) = %v, want %v", name, b, a)
+		}
+		if a, b := want.Referencing(name), got.Referencing(name); !slices.Equal(a, b) {
+			fail("Referencing(%q) = %v, want %v", name, b, a)
+		}
+		if a, b := want.ResolveModule(name), got.ResolveModule(name); !slices.Equal(a, b) {
+			fail("ResolveModule(%q) = %v, want %v", name, b, a)
+		}
+	}
+}
+
+// TestSegmentsAnswerAsOne edits, adds and removes files over many Opens, so
+// that the index grows segments, tombstones and merges, and checks after
+// each that it answers exactly as an index built from scratch, and that a
+// fresh process (reading the manifest and segments) does too.
+func TestSegmentsAnswerAsOne(t *testing.T) {
+	root, cache := heavyRepo(t), t.TempDir()
+	r := rand.New(rand.NewPCG(1, 2))
+	openT(t, root, cache)
+	var live []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			live = append(live, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	words := []string{"token", "expiry", "rate", "throttle", "session", "refresh", "burst", "quota", "limit", "cache"}
+	var prev *Index
+	maxSegs := 0
+	for step := range 24 {
+		for range 1 + r.IntN(3) {
+			switch k := r.IntN(4); {
+			case k == 0 && len(live) > 8: // remove
+				i := r.IntN(len(live))
+				os.Remove(filepath.Join(root, live[i]))
+				live = slices.Delete(live, i, i+1)
+			case k == 1: // add
+				p := fmt.Sprintf("app/gen/m%d_%d.py", step, r.IntN(100))
+				os.MkdirAll(filepath.Join(root, "app/gen"), 0o755)
+				live = append(live, p)
+				fallthrough
+			default: // edit
+				p := live[r.IntN(len(live))]
+				var b strings.Builder
+				fmt.Fprintf(&b, "from app.auth import tokens\n\nclass %sKeeper%d:\n", strings.ToUpper(words[r.IntN(len(words))][:1]), step)
+				for range 1 + r.IntN(6) {
+					fmt.Fprintf(&b, "    def %s_%s(self): return %s_v%d\n", words[r.IntN(len(words))], words[r.IntN(len(words))], words[r.IntN(len(words))], r.IntN(5))
+				}
+				if err := os.WriteFile(filepath.Join(root, p), []byte(b.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		ix, st, err := Open(context.Background(), root, Options{CacheDir: cache, Prev: prev})
+		if err != nil || len(st.Warnings) > 0 {
+			t.Fatalf("step %d: Open = %v, %q", step, err, st.Warnings)
+		}
+		maxSegs = max(maxSegs, ix.Segments())
+		cold, _, err := Open(context.Background(), root, Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIndex(t, cold, ix)
+		loaded, st, err := Open(context.Background(), root, Options{CacheDir: cache})
+		if err != nil || st.Parsed != 0 || len(st.Warnings) > 0 {
+			t.Fatalf("step %d: reopen = %v, %+v", step, err, st)
+		}
+		sameIndex(t, cold, loaded)
+		if t.Failed() {
+			t.Fatalf("step %d: segments %d", step, ix.Segments())
+		}
+		prev = ix
+	}
+	if maxSegs < 2 {
+		t.Errorf("the index never had more than %d segment", maxSegs)
+	}
+}
+
+func TestFoldPlan(t *testing.T) {
+	tests := []struct {
+		live, dead []int
+		fresh      int
+		want       []bool
+	}{
+		{[]int{1000}, []int{0}, 1, []bool{false}},
+		{[]int{1000, 3}, []int{0, 0}, 1, []bool{false, true}},
+		{[]int{1000, 3, 40}, []int{1, 0, 0}, 2, []bool{false, true, false}},
+		{[]int{1000, 3, 10}, []int{1, 0, 0}, 2, []bool{false, true, true}},
+		{[]int{1000, 250}, []int{0, 0}, 1, []bool{false, false}},
+		{[]int{100, 900}, []int{200, 0}, 1, []bool{true, false}},
+		{[]int{1000}, []int{0}, 300, []bool{true}},
+		{[]int{0}, []int{5}, 0, []bool{true}},
+		{[]int{9e6, 8e5, 7e4, 6e3, 500, 40, 3000, 20000, 300000}, make([]int, 9), 1, []bool{false, false, false, false, true, true, false, false, false}},
+	}
+	for _, tt := range tests {
+		if got := foldPlan(tt.live, tt.dead, tt.fresh); !slices.Equal(got, tt.want) {
+			t.Errorf("foldPlan(%v, %v, %d) = %v, want %v", tt.live, tt.dead, tt.fresh, got, tt.want)
+		}
+	}
+}
