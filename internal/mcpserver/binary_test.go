@@ -2,40 +2,116 @@ package mcpserver
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestBinaryStdio builds the real hone binary and speaks JSON-RPC to
-// `hone mcp --repo FIXTURE` over its stdin and stdout, as an MCP client does.
-func TestBinaryStdio(t *testing.T) {
+// The tests of this file run the real hone binary, built once, and speak to
+// `hone mcp` as clients do: JSON-RPC lines over its stdin and stdout, or
+// streamable HTTP. HONE_TEST_BINARY names a binary to test instead (say, one
+// built before a fix, to see these tests fail).
+
+var (
+	buildOnce sync.Once
+	buildBin  string
+	buildErr  error
+)
+
+// honeBinary returns the path of the hone binary, building it on first use.
+func honeBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the hone binary; skipped with -short")
+	}
+	if bin := os.Getenv("HONE_TEST_BINARY"); bin != "" {
+		return bin
 	}
 	root := moduleRoot(t)
 	if _, err := os.Stat(filepath.Join(root, "cmd", "hone")); err != nil {
 		t.Skip("cmd/hone does not exist yet; nothing to build")
 	}
-	bin := filepath.Join(t.TempDir(), "hone")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/hone")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/hone: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "hone-mcp-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		buildBin = filepath.Join(dir, "hone")
+		build := exec.Command("go", "build", "-o", buildBin, "./cmd/hone")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/hone: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	fixture := writeFixture(t)
+	return buildBin
+}
 
-	cmd := exec.Command(bin, "mcp", "--repo", fixture)
-	cmd.Env = append(os.Environ(), "HONE_CACHE_DIR="+t.TempDir())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildBin != "" {
+		os.RemoveAll(filepath.Dir(buildBin))
+	}
+	os.Exit(code)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// mcpProc is a running `hone mcp`.
+type mcpProc struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	stderr *syncBuffer
+	done   chan error // cmd.Wait's result
+
+	mu    sync.Mutex
+	roots []string // the roots this client answers roots/list with (paths)
+}
+
+// startMCP starts hone with args, a fresh cache and extra environment.
+func startMCP(t *testing.T, env []string, args ...string) *mcpProc {
+	t.Helper()
+	cmd := exec.Command(honeBinary(t), args...)
+	cmd.Env = append(append(os.Environ(), "HONE_CACHE_DIR="+t.TempDir()), env...)
+	p := &mcpProc{t: t, cmd: cmd, lines: make(chan string, 1000), stderr: &syncBuffer{}, done: make(chan error, 1)}
+	cmd.Stderr = p.stderr
+	var err error
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
@@ -45,84 +121,294 @@ func TestBinaryStdio(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
-	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 16<<20)
+		sc.Buffer(nil, 64<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			p.lines <- sc.Text()
 		}
-		close(lines)
+		close(p.lines)
+		p.done <- cmd.Wait()
 	}()
-	send := func(msg string) {
-		if _, err := fmt.Fprintln(stdin, msg); err != nil {
-			t.Fatalf("write %s: %v", msg, err)
-		}
-	}
-	// recv reads the response to id; every line on stdout must be JSON-RPC.
-	recv := func(id int) map[string]any {
-		t.Helper()
-		for {
-			select {
-			case line, ok := <-lines:
-				if !ok {
-					t.Fatalf("hone mcp closed stdout; stderr:\n%s", stderr.String())
-				}
-				var m map[string]any
-				if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
-					t.Fatalf("stdout carries a non-JSON-RPC line: %q", line)
-				}
-				if got, ok := m["id"].(float64); ok && int(got) == id {
-					if m["error"] != nil {
-						t.Fatalf("response %d is an error: %v", id, m["error"])
-					}
-					return m["result"].(map[string]any)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("no response %d; stderr:\n%s", id, stderr.String())
-			}
-		}
-	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return p
+}
 
-	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`)
-	if info := recv(1)["serverInfo"].(map[string]any); info["name"] != "hone" {
-		t.Errorf("serverInfo = %v", info)
+func (p *mcpProc) send(msg string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.stdin, msg+"\n"); err != nil {
+		p.t.Fatalf("write %.80s: %v", msg, err)
 	}
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+}
+
+func (p *mcpProc) setRoots(roots ...string) {
+	p.mu.Lock()
+	p.roots = roots
+	p.mu.Unlock()
+}
+
+// next returns the next message on stdout; every line must be JSON-RPC.
+// Requests of the server (roots/list) are answered on the way.
+func (p *mcpProc) next(limit time.Duration) (map[string]any, bool) {
+	p.t.Helper()
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				return nil, false
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
+				p.t.Fatalf("stdout carries a non-JSON-RPC line: %q", line)
+			}
+			if m["method"] == "roots/list" && m["id"] != nil {
+				p.answerRoots(m["id"])
+				continue
+			}
+			return m, true
+		case <-time.After(limit):
+			p.t.Fatalf("no message for %s; stderr:\n%s", limit, p.stderr.String())
+		}
+	}
+}
+
+func (p *mcpProc) answerRoots(id any) {
+	p.mu.Lock()
+	roots := []map[string]string{}
+	for _, r := range p.roots {
+		roots = append(roots, map[string]string{"uri": fileURI(r)})
+	}
+	p.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"roots": roots}})
+	p.send(string(b))
+}
+
+// recv returns the answer to id, skipping notifications.
+func (p *mcpProc) recv(id any) map[string]any {
+	p.t.Helper()
+	for {
+		m, ok := p.next(30 * time.Second)
+		if !ok {
+			p.t.Fatalf("hone mcp closed stdout before answering %v; stderr:\n%s", id, p.stderr.String())
+		}
+		if m["method"] == nil && fmt.Sprint(m["id"]) == fmt.Sprint(id) {
+			return m
+		}
+	}
+}
+
+// result returns the result of the answer to id, which must not be a
+// JSON-RPC error.
+func (p *mcpProc) result(id any) map[string]any {
+	p.t.Helper()
+	m := p.recv(id)
+	if m["error"] != nil {
+		p.t.Fatalf("answer %v is an error: %v", id, m["error"])
+	}
+	return m["result"].(map[string]any)
+}
+
+// exit closes stdin (unless signal is set: then it sends it) and waits for
+// the process to exit. It returns the exit error and how long it took.
+func (p *mcpProc) exit(sig os.Signal, limit time.Duration) (error, time.Duration) {
+	p.t.Helper()
+	start := time.Now()
+	if sig != nil {
+		p.cmd.Process.Signal(sig)
+	} else {
+		p.stdin.Close()
+	}
+	// Drain stdout, so that the process is never blocked writing.
+	timeout := time.After(limit)
+	for range p.lines {
+	}
+	select {
+	case err := <-p.done:
+		return err, time.Since(start)
+	case <-timeout:
+		p.cmd.Process.Kill()
+		p.t.Fatalf("hone mcp still running %s after it was told to stop; stderr:\n%s", limit, p.stderr.String())
+		return nil, 0
+	}
+}
+
+func (p *mcpProc) initialize(capabilities string) {
+	p.t.Helper()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":` +
+		capabilities + `,"clientInfo":{"name":"test","version":"0"}}}`)
+	if info := p.result(1)["serverInfo"].(map[string]any); info["name"] != "hone" {
+		p.t.Errorf("serverInfo = %v", info)
+	}
+	p.send(initializedLine)
+}
+
+// callTool calls a tool and returns its result's text and whether it is a
+// tool error.
+func (p *mcpProc) callTool(id int, tool string, args map[string]any) (string, bool) {
+	p.t.Helper()
+	p.send(callLine(id, tool, args))
+	res := p.result(id)
+	var b strings.Builder
+	for _, c := range res["content"].([]any) {
+		b.WriteString(fmt.Sprint(c.(map[string]any)["text"]))
+	}
+	return b.String(), res["isError"] == true
+}
+
+// TestBinaryStdio speaks JSON-RPC to `hone mcp --repo FIXTURE` over its
+// stdin and stdout, as an MCP client does.
+func TestBinaryStdio(t *testing.T) {
+	p := startMCP(t, nil, "mcp", "--repo", writeFixture(t))
+	p.initialize(`{}`)
+	p.send(toolsListLine)
 	var names []string
-	for _, tool := range recv(2)["tools"].([]any) {
+	for _, tool := range p.result(2)["tools"].([]any) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
 	if strings.Join(names, ",") != "judge,retrieve_context,search,start" {
 		t.Errorf("tools = %v", names)
 	}
-	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"Fix the token expiry bug in TokenManager"}}}`)
-	res := recv(3)
+	p.send(callLine(3, "retrieve_context", map[string]any{"task": "Fix the token expiry bug in TokenManager"}))
+	res := p.result(3)
 	if res["isError"] == true {
 		t.Fatalf("retrieve_context failed: %v", res["content"])
 	}
-	sc := res["structuredContent"].(map[string]any)
-	files := sc["files"].([]any)
+	files := res["structuredContent"].(map[string]any)["files"].([]any)
 	if len(files) == 0 || files[0].(map[string]any)["path"] != "auth/tokens.py" {
 		t.Errorf("files = %v, want auth/tokens.py first", files)
 	}
-	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"  "}}}`)
-	if res := recv(4); res["isError"] != true {
-		t.Errorf("empty task: want a tool error, got %v", res)
+	if _, isErr := p.callTool(4, "retrieve_context", map[string]any{"task": "  "}); !isErr {
+		t.Errorf("empty task: want a tool error")
 	}
+	if err, _ := p.exit(nil, 10*time.Second); err != nil {
+		t.Errorf("hone mcp exited with %v; stderr:\n%s", err, p.stderr.String())
+	}
+}
 
-	stdin.Close() // EOF: the server exits
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("hone mcp exited with %v; stderr:\n%s", err, stderr.String())
+// The server reads nothing outside its roots: not /etc, not ../.., not
+// through a symbolic link.
+func TestBinaryOutsideRepo(t *testing.T) {
+	dir := writeFixture(t)
+	outside := outsideDir(t)
+	symlink(t, outside, filepath.Join(dir, "link"))
+	p := startMCP(t, nil, "mcp", "--repo", dir)
+	p.initialize(`{}`)
+	for i, tt := range []struct{ repo, want string }{
+		{"/etc", "outside the directories"},
+		{"/etc/pam.d", "outside the directories"},
+		{outside, "outside the directories"},
+		{"../..", "outside the directories"},
+		{"link", "a symbolic link leads to " + outside},
+		{fileURI(outside), "outside the directories"},
+	} {
+		text, isErr := p.callTool(10+i, "retrieve_context", map[string]any{"task": "token secret login", "repo": tt.repo, "budget_tokens": 2000})
+		if !isErr || !strings.Contains(text, tt.want) || !strings.Contains(text, dir+" (default repository)") {
+			t.Errorf("repo %q: got %.300q (error %v), want a tool error mentioning %q and naming the default repository", tt.repo, text, isErr, tt.want)
 		}
-	case <-time.After(10 * time.Second):
-		t.Errorf("hone mcp did not exit after stdin closed")
+		if strings.Contains(text, "secret token") || strings.Contains(text, "pam_") {
+			t.Errorf("repo %q: the answer shows a file outside: %.300q", tt.repo, text)
+		}
+	}
+	if err, _ := p.exit(nil, 10*time.Second); err != nil {
+		t.Errorf("hone mcp exited with %v; stderr:\n%s", err, p.stderr.String())
+	}
+}
+
+// --root and the client's roots are served too; a root the client drops
+// (roots/list_changed) is served no more.
+func TestBinaryRoots(t *testing.T) {
+	dir := writeFixture(t)
+	outside, extra, clientRoot := outsideDir(t), outsideDir(t), outsideDir(t)
+	p := startMCP(t, nil, "mcp", "--repo", dir, "--root", extra)
+	p.setRoots(clientRoot)
+	p.initialize(`{"roots":{"listChanged":true}}`)
+
+	text, isErr := p.callTool(10, "search", map[string]any{"keywords": []string{"token"}, "repo": outside})
+	if !isErr {
+		t.Fatalf("repo %s outside the roots: %s", outside, text)
+	}
+	for _, root := range []string{dir + " (default repository)", extra + " (--root)", clientRoot + " (client root)"} {
+		if !strings.Contains(text, root) {
+			t.Errorf("the error does not name the root %s: %q", root, text)
+		}
+	}
+	for i, repo := range []string{"", extra, clientRoot, fileURI(clientRoot)} {
+		if text, isErr := p.callTool(20+i, "search", map[string]any{"keywords": []string{"token"}, "repo": repo}); isErr {
+			t.Errorf("repo %q: %s", repo, text)
+		}
+	}
+	p.setRoots()
+	p.send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+	if text, isErr := p.callTool(30, "search", map[string]any{"keywords": []string{"token"}, "repo": clientRoot}); !isErr || !strings.Contains(text, "outside the directories") {
+		t.Errorf("a root the client dropped: got %q, want a tool error", text)
+	}
+	if err, _ := p.exit(nil, 10*time.Second); err != nil {
+		t.Errorf("hone mcp exited with %v; stderr:\n%s", err, p.stderr.String())
+	}
+}
+
+// A --root that does not exist stops the server at start, with a message
+// naming it.
+func TestBinaryBadRoot(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	p := startMCP(t, nil, "mcp", "--repo", writeFixture(t), "--root", missing)
+	err, _ := p.exit(nil, 10*time.Second)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("exit = %v, want status 3 (no repository)", err)
+	}
+	if !strings.Contains(p.stderr.String(), missing) || !strings.Contains(p.stderr.String(), "repository not found") {
+		t.Errorf("stderr = %q, want it to name %s", p.stderr.String(), missing)
+	}
+}
+
+var listenRE = regexp.MustCompile(`url=(http://\S+/mcp)`)
+
+// startHTTP starts `hone mcp --http 127.0.0.1:0 -v ARGS` and returns it and
+// its endpoint.
+func startHTTP(t *testing.T, env []string, args ...string) (*mcpProc, string) {
+	t.Helper()
+	p := startMCP(t, env, append([]string{"mcp", "--http", "127.0.0.1:0", "-v"}, args...)...)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listenRE.FindStringSubmatch(p.stderr.String()); m != nil {
+			return p, m[1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("hone mcp --http did not say where it listens; stderr:\n%s", p.stderr.String())
+	return nil, ""
+}
+
+// Over HTTP the server's roots are --repo and --root only: a client's
+// declared roots do not widen them (any local process can connect).
+func TestBinaryHTTP(t *testing.T) {
+	dir := writeFixture(t)
+	extra, declared := outsideDir(t), outsideDir(t)
+	p, url := startHTTP(t, nil, "--repo", dir, "--root", extra)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	client.AddRoots(&mcp.Root{URI: fileURI(declared)})
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, tt := range []struct {
+		repo string
+		ok   bool
+	}{
+		{"", true}, {extra, true}, {"/etc", false}, {declared, false}, {"../..", false},
+	} {
+		res := searchIn(t, cs, tt.repo)
+		if res.IsError == tt.ok {
+			t.Errorf("repo %q over HTTP: error %v (%s), want error %v", tt.repo, res.IsError, text(res), !tt.ok)
+		}
+		if !tt.ok && strings.Contains(text(res), "client root") {
+			t.Errorf("repo %q: the error lists a client root: %s", tt.repo, text(res))
+		}
+	}
+	if err, _ := p.exit(syscall.SIGTERM, 10*time.Second); err != nil {
+		t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
 	}
 }
 

@@ -25,11 +25,14 @@ var ErrRemoteBind = errors.New("mcpserver: refusing to listen on a non-loopback 
 // ServeHTTP runs the server on streamable HTTP at addr (host:port; "" means
 // DefaultHTTPAddr) until ctx is done. The endpoint is HTTPPath. A host that is
 // not a loopback address (127.0.0.0/8, ::1, localhost) is refused unless
-// opts.AllowRemote is set. Logs go to stderr unless opts.Logger is set.
+// opts.AllowRemote is set. The server's roots are opts.Repo and opts.Roots
+// only: opts.ClientRoots is ignored, since any local process can connect and
+// declare any root. Logs go to stderr unless opts.Logger is set.
 func ServeHTTP(ctx context.Context, addr string, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = stderrLogger()
 	}
+	opts.ClientRoots = false
 	if addr == "" {
 		addr = DefaultHTTPAddr
 	}
@@ -49,7 +52,9 @@ func ServeHTTP(ctx context.Context, addr string, opts Options) error {
 	return s.serveHTTP(ctx, ln)
 }
 
-// Handler returns the streamable HTTP handler of the server.
+// Handler returns the streamable HTTP handler of the server. Each HTTP
+// session is a client session of its own (its own client roots, when
+// Options.ClientRoots is set; leave it unset on a port others can reach).
 func (s *Server) Handler() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: s.opts.SessionTTL})

@@ -14,6 +14,12 @@
 //     the scores with judge, which refines the query and returns the next
 //     candidates, or the result when the loop stops.
 //
+// The server reads only inside its roots: the default repository, the
+// directories of Options.Roots and, with Options.ClientRoots, the roots the
+// client declares (MCP roots/list, refreshed on roots/list_changed). A call's
+// repo, given absolute or relative to the default repository, is resolved
+// through its symbolic links and must lie inside one of them (roots.go).
+//
 // The server keeps every repository it has opened warm in memory, keyed by
 // absolute path, and refreshes its index (incrementally) before each call, so
 // that edits between calls are seen. Stepwise sessions live in memory too; they
@@ -22,7 +28,8 @@
 //
 // Bad input is a tool error (a result with IsError set and a sentence saying
 // what to do), never a protocol error: an empty task, a repository that does
-// not exist, an unknown session, a judged path outside the repository. Logs go
+// not exist or lies outside the roots, an unknown session, a judged path
+// outside the repository. Logs go
 // to the Logger (stderr in Serve); on stdio, stdout carries only JSON-RPC.
 package mcpserver
 
@@ -57,8 +64,18 @@ const (
 // Options configure a Server. The zero value serves the working directory.
 type Options struct {
 	// Repo is the default repository, used when a call names none; "" means the
-	// working directory.
+	// working directory. It is always served.
 	Repo string
+	// Roots are further directories the tools may read. A call's repo must
+	// lie inside Repo, one of Roots or (with ClientRoots) a root the client
+	// declares. Each must be an existing directory; New resolves its
+	// symbolic links once.
+	Roots []string
+	// ClientRoots lets the roots the client declares (MCP roots/list) widen
+	// what the tools may read. Set it when the client may read the user's
+	// files anyway, as on stdio, where the client is the process that started
+	// the server. ServeHTTP clears it: any local process can connect.
+	ClientRoots bool
 	// Open is passed to hone.Open for every repository (cache directory, file
 	// size limit, vendored code). Its Logger defaults to Logger.
 	Open hone.Options
@@ -111,11 +128,15 @@ func openHone(ctx context.Context, dir string, opts hone.Options) (backend, erro
 type Server struct {
 	opts    Options
 	log     *slog.Logger
-	baseDir string // absolute default repository directory
+	baseDir string // canonical default repository directory
+	roots   []root // the server's roots, the default repository first
 	mcp     *mcp.Server
 
 	repos    *repoCache
 	sessions *sessionStore
+
+	rootsMu  sync.Mutex
+	byClient map[*mcp.ServerSession]*sessionRoots // client roots per session
 }
 
 // New builds a Server. It checks that the default repository is a directory
@@ -154,15 +175,20 @@ func New(opts Options) (*Server, error) {
 		}
 		dir = wd
 	}
-	abs, err := canonicalDir(dir)
+	roots, err := serverRoots(dir, opts.Roots)
 	if err != nil {
-		return nil, fmt.Errorf("mcpserver: default repository: %w", err)
+		return nil, err
 	}
-	s := &Server{opts: opts, log: log, baseDir: abs,
+	if base := roots[0].dir; filepath.Dir(base) == base {
+		log.Warn("hone mcp: the default repository is the file system's root: every directory is served; pass --repo", "repo", base)
+	}
+	s := &Server{opts: opts, log: log, baseDir: roots[0].dir, roots: roots,
 		repos:    newRepoCache(opts.MaxRepos, opts.Open, opts.open, log),
-		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock)}
+		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock),
+		byClient: map[*mcp.ServerSession]*sessionRoots{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hone", Title: "hone: context retrieval for coding agents",
-		Version: opts.Version}, &mcp.ServerOptions{Logger: log, Instructions: instructions})
+		Version: opts.Version}, &mcp.ServerOptions{Logger: log, Instructions: instructions,
+		RootsListChangedHandler: s.rootsChanged})
 	s.addTools()
 	return s, nil
 }
@@ -224,19 +250,11 @@ func canonicalDir(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrNoRepo)
-	case errors.Is(err, os.ErrPermission):
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrUnreadable)
-	case err != nil:
-		return "", err
-	case !fi.IsDir():
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrNotDir)
-	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		return "", statError(abs, err)
+	}
+	if err := checkDir(real); err != nil {
 		return "", err
 	}
 	return real, nil

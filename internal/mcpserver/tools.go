@@ -182,7 +182,7 @@ Returns either done=false with the refined query and the next candidates to judg
 }
 
 // retrieve runs the whole loop.
-func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveInput) (*mcp.CallToolResult, *Result, error) {
+func (s *Server) retrieve(ctx context.Context, req *mcp.CallToolRequest, in RetrieveInput) (*mcp.CallToolResult, *Result, error) {
 	lopts, err := loopOptions(in.MaxCycles, in.Threshold, 0)
 	if err != nil {
 		return nil, nil, err
@@ -193,9 +193,9 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 	if err := checkBudget(in.BudgetTokens); err != nil {
 		return nil, nil, err
 	}
-	repo, err := s.repo(ctx, in.Repo)
-	if err != nil {
-		return nil, nil, err
+	repo, ask, err := s.repo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	res, err := repo.Retrieve(ctx, in.Task, hone.RetrieveOptions{Loop: lopts, IncludeTests: in.IncludeTests})
 	if err != nil {
@@ -215,7 +215,7 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 }
 
 // search runs one DISPATCH.
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
 	limit := in.Limit
 	switch {
 	case limit < 0:
@@ -239,9 +239,9 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if len(q.Keywords) == 0 && len(q.Patterns) == 0 {
 		return nil, nil, errors.New("search: give keywords or patterns (or both)")
 	}
-	repo, err := s.repo(ctx, in.Repo)
-	if err != nil {
-		return nil, nil, err
+	repo, ask, err := s.repo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	cands, err := repo.Search(ctx, q, limit)
 	if err != nil {
@@ -255,7 +255,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 }
 
 // start opens a stepwise session and dispatches its first cycle.
-func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, *Step, error) {
+func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, *Step, error) {
 	n := in.MaxCandidates
 	switch {
 	case n < 0:
@@ -275,9 +275,9 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 	if err := checkBudget(in.BudgetTokens); err != nil {
 		return nil, nil, err
 	}
-	dir, err := s.resolveRepo(in.Repo)
-	if err != nil {
-		return nil, nil, err
+	dir, ask, err := s.resolveRepo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	repo, err := s.repos.get(ctx, dir, true)
 	if err != nil {
@@ -302,13 +302,21 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 }
 
 // judge records the agent's judgments and moves the session on.
-func (s *Server) judge(ctx context.Context, _ *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, *Step, error) {
+func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, *Step, error) {
 	if strings.TrimSpace(in.Session) == "" {
 		return nil, nil, errors.New("judge: session is empty: pass the session id returned by start")
 	}
 	sess, err := s.sessions.get(in.Session)
 	if err != nil {
 		return nil, nil, fmt.Errorf("judge: %w", err)
+	}
+	// The client's roots may have changed since start, and a session id is
+	// no credential for another client's repository.
+	if ask, err := s.checkRepo(ctx, req, sess.dir); ask != nil || err != nil {
+		if err != nil {
+			err = fmt.Errorf("judge: %w", err)
+		}
+		return ask, nil, err
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
@@ -405,33 +413,18 @@ func (s *Server) finish(sess *session) *Step {
 	return &Step{Session: sess.id, Done: true, Result: res, Next: next}
 }
 
-// repo returns the warm repository named by a call (refreshed).
-func (s *Server) repo(ctx context.Context, p string) (backend, error) {
-	dir, err := s.resolveRepo(p)
-	if err != nil {
-		return nil, err
+// repo returns the warm repository named by a call (refreshed), or the
+// result that asks the client for its roots (see resolveRepo).
+func (s *Server) repo(ctx context.Context, req *mcp.CallToolRequest, p string) (backend, *mcp.CallToolResult, error) {
+	dir, ask, err := s.resolveRepo(ctx, req, p)
+	if ask != nil || err != nil {
+		return nil, ask, err
 	}
 	r, err := s.repos.get(ctx, dir, true)
 	if err != nil {
-		return nil, fmt.Errorf("open repository: %w", describe(err))
+		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
 	}
-	return r, nil
-}
-
-// resolveRepo turns a call's repo argument into a canonical directory.
-// Relative paths are taken from the default repository.
-func (s *Server) resolveRepo(p string) (string, error) {
-	if strings.TrimSpace(p) == "" {
-		return s.baseDir, nil
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.baseDir, p)
-	}
-	dir, err := canonicalDir(p)
-	if err != nil {
-		return "", fmt.Errorf("repo: %w", describe(err))
-	}
-	return dir, nil
+	return r, nil, nil
 }
 
 // repoPath checks that p names a file inside the repository at root: relative,
