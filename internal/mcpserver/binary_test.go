@@ -362,6 +362,76 @@ func TestBinaryBadRoot(t *testing.T) {
 	}
 }
 
+// Each malformed line gets its JSON-RPC error and the connection goes on.
+func TestBinaryMalformedLines(t *testing.T) {
+	p := startMCP(t, nil, "mcp", "--repo", writeFixture(t))
+	p.initialize(`{}`)
+	huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":"` + strings.Repeat("a", maxLineBytes) + `"}}`
+	for i, tt := range []struct {
+		line string
+		code float64
+	}{
+		{`{not json}`, -32700},
+		{`[]`, -32600},
+		{`null`, -32600},
+		{`"a bare string"`, -32600},
+		{"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\xff\"}", -32700},
+		{huge, -32700},
+	} {
+		p.send(tt.line)
+		m, ok := p.next(30 * time.Second)
+		if !ok {
+			t.Fatalf("line %d (%.40q): hone mcp exited; stderr:\n%s", i, tt.line, p.stderr.String())
+		}
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != tt.code {
+			t.Errorf("line %.40q: answer %v, want error %v", tt.line, m, tt.code)
+		}
+		if id, ok := m["id"]; !ok || id != nil {
+			t.Errorf("line %.40q: id = %v, want null", tt.line, m["id"])
+		}
+	}
+	p.send(toolsListLine)
+	if len(p.result(2)["tools"].([]any)) != 4 {
+		t.Error("tools/list after the bad lines: want 4 tools")
+	}
+	if err, _ := p.exit(nil, 10*time.Second); err != nil {
+		t.Errorf("hone mcp exited with %v; stderr:\n%s", err, p.stderr.String())
+	}
+}
+
+// `printf 'INIT\nINITIALIZED\nTOOLS_LIST\n' | hone mcp` answers tools/list
+// every time, and exits 0.
+func TestBinaryEOFAnswersEverything(t *testing.T) {
+	dir := writeFixture(t)
+	const runs = 20
+	answered := 0
+	for range runs {
+		p := startMCP(t, nil, "mcp", "--repo", dir)
+		p.send(initLine + "\n" + initializedLine + "\n" + toolsListLine)
+		p.stdin.Close()
+		got := false
+		for {
+			m, ok := p.next(30 * time.Second)
+			if !ok {
+				break
+			}
+			if fmt.Sprint(m["id"]) == "2" && m["result"] != nil {
+				got = true
+			}
+		}
+		if got {
+			answered++
+		}
+		if err := <-p.done; err != nil {
+			t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
+		}
+	}
+	if answered != runs {
+		t.Errorf("tools/list answered %d times out of %d", answered, runs)
+	}
+}
+
 var listenRE = regexp.MustCompile(`url=(http://\S+/mcp)`)
 
 // startHTTP starts `hone mcp --http 127.0.0.1:0 -v ARGS` and returns it and

@@ -29,8 +29,10 @@
 // Bad input is a tool error (a result with IsError set and a sentence saying
 // what to do), never a protocol error: an empty task, a repository that does
 // not exist or lies outside the roots, an unknown session, a judged path
-// outside the repository. Logs go
-// to the Logger (stderr in Serve); on stdio, stdout carries only JSON-RPC.
+// outside the repository. On stdio, a line that is not JSON-RPC is answered
+// with a JSON-RPC error and skipped, and at the end of input the calls read
+// are answered before Serve returns (stdio.go). Logs go to the Logger (stderr
+// in Serve); on stdio, stdout carries only JSON-RPC.
 package mcpserver
 
 import (
@@ -101,6 +103,9 @@ type Options struct {
 
 	// open replaces hone.Open in tests.
 	open func(ctx context.Context, dir string, opts hone.Options) (backend, error)
+	// maxLine and drain replace maxLineBytes and drainGrace in tests.
+	maxLine int
+	drain   time.Duration
 }
 
 // backend is what the server uses of an opened repository; *hone.Repo
@@ -207,8 +212,9 @@ func (s *Server) Warm(ctx context.Context) {
 	s.log.Info("hone mcp: repository ready", "repo", s.baseDir, "ms", time.Since(start).Milliseconds())
 }
 
-// Serve runs the server on stdin/stdout until the client disconnects or ctx
-// is done. Logs go to stderr unless opts.Logger is set.
+// Serve runs the server on stdin/stdout until the input ends or ctx is done.
+// At the end of input the calls read so far are answered before it returns
+// nil. Logs go to stderr unless opts.Logger is set.
 func Serve(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = stderrLogger()
@@ -217,27 +223,25 @@ func Serve(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	var t mcp.Transport = &mcp.StdioTransport{}
-	if opts.Stdin != nil || opts.Stdout != nil {
-		in, out := opts.Stdin, opts.Stdout
-		if in == nil {
-			in = os.Stdin
-		}
-		if out == nil {
-			out = os.Stdout
-		}
-		t = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	var in io.Reader = os.Stdin
+	var out io.Writer = os.Stdout
+	if opts.Stdin != nil {
+		in = opts.Stdin
 	}
+	if opts.Stdout != nil {
+		out = opts.Stdout
+	}
+	drain := opts.drain
+	if drain <= 0 {
+		drain = drainGrace
+	}
+	conn := newStdioConn(in, out, opts.maxLine, drain, nil, s.log)
 	go s.Warm(ctx)
-	if err := s.mcp.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	if err := s.mcp.Run(ctx, conn); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcpserver: %w", err)
 	}
 	return nil
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 func stderrLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
