@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -432,6 +433,73 @@ func TestBinaryEOFAnswersEverything(t *testing.T) {
 	}
 }
 
+// slowGit writes a git that hangs when it is run on a directory named
+// "slow" (as on a huge history), and says "not a repository" elsewhere. It
+// returns the PATH entry to put first.
+func slowGit(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell-script git")
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\ncase \"$*\" in\n*/slow*) exec sleep 30 ;;\nesac\nexit 128\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// slowRoot returns a directory named "slow" whose open hangs under slowGit.
+func slowRoot(t *testing.T) string {
+	t.Helper()
+	slow := filepath.Join(outsideDir(t), "slow")
+	if err := os.Mkdir(slow, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(slow, "tokens.py"), []byte("TOKEN_TTL = 3600\n"), 0o644)
+	return slow
+}
+
+// A call stuck in a slow repository open does not keep the server alive
+// once stdin is closed or it gets SIGTERM: the call is answered (with an
+// error) and the process exits 0 within two seconds.
+func TestBinaryExitsWithCallInFlight(t *testing.T) {
+	env := []string{slowGit(t)}
+	for _, tt := range []struct {
+		name string
+		sig  os.Signal
+	}{
+		{"stdin closed", nil},
+		{"SIGTERM", syscall.SIGTERM},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := startMCP(t, env, "mcp", "--repo", slowRoot(t))
+			p.initialize(`{}`)
+			p.send(callLine(3, "retrieve_context", map[string]any{"task": "token expiry"}))
+			time.Sleep(300 * time.Millisecond) // the open is under way, stuck in git
+			start := time.Now()
+			if tt.sig != nil {
+				p.cmd.Process.Signal(tt.sig)
+			} else {
+				p.stdin.Close()
+			}
+			m, ok := p.next(10 * time.Second)
+			if !ok || fmt.Sprint(m["id"]) != "3" {
+				t.Errorf("the call in flight got no answer (got %v); stderr:\n%s", m, p.stderr.String())
+			}
+			err, _ := p.exit(nil, 10*time.Second)
+			took := time.Since(start)
+			if err != nil {
+				t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
+			}
+			if took > 2*time.Second {
+				t.Errorf("exited %s after %s, want within 2 s", took.Round(time.Millisecond), tt.name)
+			}
+			t.Logf("exited %s after %s", took.Round(time.Millisecond), tt.name)
+		})
+	}
+}
+
 var listenRE = regexp.MustCompile(`url=(http://\S+/mcp)`)
 
 // startHTTP starts `hone mcp --http 127.0.0.1:0 -v ARGS` and returns it and
@@ -480,6 +548,47 @@ func TestBinaryHTTP(t *testing.T) {
 	if err, _ := p.exit(syscall.SIGTERM, 10*time.Second); err != nil {
 		t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
 	}
+}
+
+// SIGTERM with a call in flight over HTTP: the call is answered (a tool
+// error saying the server stops), and the process exits 0 at once.
+func TestBinaryHTTPStopsWithCallInFlight(t *testing.T) {
+	p, url := startHTTP(t, []string{slowGit(t)}, "--repo", slowRoot(t))
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	answered := make(chan error, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"keywords": []string{"token"}}})
+		switch {
+		case err != nil:
+			err = fmt.Errorf("no answer: %w", err)
+		case !res.IsError || !strings.Contains(text(res), "stopping"):
+			err = fmt.Errorf("answer %q, want a tool error saying the server stops", text(res))
+		}
+		answered <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // the call is stuck in the open
+	err, took := p.exit(syscall.SIGTERM, 10*time.Second)
+	if err != nil {
+		t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
+	}
+	if took > 2*time.Second {
+		t.Errorf("exited %s after SIGTERM, want within 2 s", took.Round(time.Millisecond))
+	}
+	select {
+	case err := <-answered:
+		if err != nil {
+			t.Errorf("the call in flight: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the call in flight is still waiting after the server exited")
+	}
+	t.Logf("exited %s after SIGTERM", took.Round(time.Millisecond))
 }
 
 // moduleRoot walks up from the package directory to go.mod.

@@ -47,7 +47,8 @@ func ServeHTTP(ctx context.Context, addr string, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("mcpserver: %w", err)
 	}
-	go s.Warm(ctx)
+	defer s.Close()
+	go s.Warm(s.life)
 	s.log.Info("hone mcp: listening", "url", "http://"+ln.Addr().String()+HTTPPath, "repo", s.baseDir)
 	return s.serveHTTP(ctx, ln)
 }
@@ -64,13 +65,13 @@ func (s *Server) Handler() http.Handler {
 }
 
 func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
-	return serveUntil(ctx, ln, s.Handler(), ShutdownGrace, s.log)
+	return serveUntil(ctx, ln, s.Handler(), ShutdownGrace, func() { s.stop(errStopped) }, s.log)
 }
 
-// serveUntil serves h on ln until ctx is done, then shuts down: requests in
-// flight get grace to finish, and connections still open after it are
-// closed.
-func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger) error {
+// serveUntil serves h on ln until ctx is done, then shuts down: stop (if not
+// nil) cancels the work in flight, requests get grace to write their
+// answers, and connections still open after it are closed.
+func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, stop func(), log *slog.Logger) error {
 	// Requests run under base, which shutdown cancels: a client's open
 	// event stream (a long-lived GET) ends then instead of holding the
 	// shutdown until its grace period runs out.
@@ -86,6 +87,9 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time
 		return fmt.Errorf("mcpserver: %w", err)
 	case <-ctx.Done():
 	}
+	if stop != nil {
+		stop()
+	}
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
@@ -99,8 +103,9 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time
 }
 
 // ShutdownGrace is how long the HTTP server waits for requests in flight
-// when it stops, before it closes their connections.
-const ShutdownGrace = 5 * time.Second
+// when it stops, before it closes their connections. Their work is cancelled
+// first, so that they only need to write an answer.
+const ShutdownGrace = 2 * time.Second
 
 // checkBind refuses a non-loopback host unless allowRemote.
 func checkBind(addr string, allowRemote bool) error {

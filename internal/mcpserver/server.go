@@ -29,10 +29,15 @@
 // Bad input is a tool error (a result with IsError set and a sentence saying
 // what to do), never a protocol error: an empty task, a repository that does
 // not exist or lies outside the roots, an unknown session, a judged path
-// outside the repository. On stdio, a line that is not JSON-RPC is answered
-// with a JSON-RPC error and skipped, and at the end of input the calls read
-// are answered before Serve returns (stdio.go). Logs go to the Logger (stderr
-// in Serve); on stdio, stdout carries only JSON-RPC.
+// outside the repository. A tool that panics answers with an error; the
+// server goes on. On stdio, a line that is not JSON-RPC is answered with a
+// JSON-RPC error and skipped (stdio.go). Logs go to the Logger (stderr in
+// Serve); on stdio, stdout carries only JSON-RPC.
+//
+// Stopping: when its input ends, Serve answers the calls it has read (for up
+// to drainGrace), cancels what still runs and returns; on ctx's end (SIGTERM)
+// it cancels at once. Every call and every repository open runs under the
+// server's lifetime, which Close ends, so nothing outlives the client.
 package mcpserver
 
 import (
@@ -137,12 +142,18 @@ type Server struct {
 	roots   []root // the server's roots, the default repository first
 	mcp     *mcp.Server
 
+	life context.Context         // ends with Close: every call and open stops
+	stop context.CancelCauseFunc // ends life
+
 	repos    *repoCache
 	sessions *sessionStore
 
 	rootsMu  sync.Mutex
 	byClient map[*mcp.ServerSession]*sessionRoots // client roots per session
 }
+
+// errStopped is the cause of the calls cancelled by Close.
+var errStopped = errors.New("hone mcp is stopping (its client closed the connection, or it was told to stop)")
 
 // New builds a Server. It checks that the default repository is a directory
 // but does not index it yet (see Warm).
@@ -187,8 +198,9 @@ func New(opts Options) (*Server, error) {
 	if base := roots[0].dir; filepath.Dir(base) == base {
 		log.Warn("hone mcp: the default repository is the file system's root: every directory is served; pass --repo", "repo", base)
 	}
-	s := &Server{opts: opts, log: log, baseDir: roots[0].dir, roots: roots,
-		repos:    newRepoCache(opts.MaxRepos, opts.Open, opts.open, log),
+	life, stop := context.WithCancelCause(context.Background())
+	s := &Server{opts: opts, log: log, baseDir: roots[0].dir, roots: roots, life: life, stop: stop,
+		repos:    newRepoCache(life, opts.MaxRepos, opts.Open, opts.open, log),
 		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock),
 		byClient: map[*mcp.ServerSession]*sessionRoots{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hone", Title: "hone: context retrieval for coding agents",
@@ -196,6 +208,21 @@ func New(opts Options) (*Server, error) {
 		RootsListChangedHandler: s.rootsChanged})
 	s.addTools()
 	return s, nil
+}
+
+// Close stops the server's work: calls in flight return at once with an
+// error and repository opens stop. Sessions are not closed; the transport
+// does that. Close is idempotent and always returns nil.
+func (s *Server) Close() error {
+	s.stop(errStopped)
+	return nil
+}
+
+// callContext returns ctx, also cancelled when the server stops.
+func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })
+	return ctx, func() { unhook(); cancel(nil) }
 }
 
 // MCP returns the underlying MCP server, to run on any transport.
@@ -206,6 +233,9 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Warm(ctx context.Context) {
 	start := time.Now()
 	if _, err := s.repos.get(ctx, s.baseDir, false); err != nil {
+		if ctx.Err() != nil {
+			return // stopped before the index was ready
+		}
 		s.log.Warn("hone mcp: cannot open the default repository", "repo", s.baseDir, "err", err)
 		return
 	}
@@ -213,8 +243,10 @@ func (s *Server) Warm(ctx context.Context) {
 }
 
 // Serve runs the server on stdin/stdout until the input ends or ctx is done.
-// At the end of input the calls read so far are answered before it returns
-// nil. Logs go to stderr unless opts.Logger is set.
+// At the end of input the calls read so far are answered (those still running
+// after a second are cancelled and answered with an error) before it returns
+// nil; when ctx is done, the calls in flight are cancelled at once. Logs go to
+// stderr unless opts.Logger is set.
 func Serve(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = stderrLogger()
@@ -223,6 +255,7 @@ func Serve(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	var in io.Reader = os.Stdin
 	var out io.Writer = os.Stdout
 	if opts.Stdin != nil {
@@ -235,12 +268,58 @@ func Serve(ctx context.Context, opts Options) error {
 	if drain <= 0 {
 		drain = drainGrace
 	}
-	conn := newStdioConn(in, out, opts.maxLine, drain, nil, s.log)
-	go s.Warm(ctx)
-	if err := s.mcp.Run(ctx, conn); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	conn := newStdioConn(in, out, opts.maxLine, drain, func() { s.stop(errStopped) }, s.log)
+	ss, err := s.mcp.Connect(ctx, conn, nil)
+	if err != nil {
 		return fmt.Errorf("mcpserver: %w", err)
 	}
-	return nil
+	go s.Warm(s.life)
+	return s.runStdio(ctx, ss, conn)
+}
+
+// exitGrace bounds the wait for a session to wind down once its calls were
+// answered or cancelled: a call that ignores cancellation cannot keep the
+// process alive.
+const exitGrace = 500 * time.Millisecond
+
+// runStdio waits for the session on conn to end: at the end of input, or
+// when ctx is done.
+func (s *Server) runStdio(ctx context.Context, ss *mcp.ServerSession, conn *stdioConn) error {
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	stopped := false
+	select {
+	case err := <-ended:
+		return sessionError(err)
+	case <-conn.inputDone():
+		// Read has reported the end of input, after the answers were written.
+	case <-ctx.Done():
+		s.log.Info("hone mcp: stopping", "cause", context.Cause(ctx))
+		stopped = true
+		s.stop(errStopped)
+		conn.waitAnswered(answerGrace) // the cancelled calls answer
+		go ss.Close()
+	}
+	s.stop(errStopped)
+	select {
+	case err := <-ended:
+		if stopped {
+			return nil // told to stop: what the closing session says does not matter
+		}
+		return sessionError(err)
+	case <-time.After(exitGrace):
+		s.log.Warn("hone mcp: calls still running after cancellation; exiting anyway", "calls", conn.inFlight())
+		return nil
+	}
+}
+
+// sessionError is the error Serve reports for a session's end: none for
+// the end of input or a cancellation.
+func sessionError(err error) error {
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return fmt.Errorf("mcpserver: %w", err)
 }
 
 func stderrLogger() *slog.Logger {
@@ -265,8 +344,11 @@ func canonicalDir(dir string) (string, error) {
 }
 
 // repoCache holds opened repositories by canonical path, least recently used
-// first out.
+// first out. Opens run under the server's lifetime, not under the call that
+// asked: a call that is cancelled leaves the index to a later call, and
+// stopping the server stops the open.
 type repoCache struct {
+	life context.Context
 	max  int
 	opts hone.Options
 	open func(context.Context, string, hone.Options) (backend, error)
@@ -284,53 +366,60 @@ type repoEntry struct {
 	lastUse int64
 }
 
-func newRepoCache(max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
-	return &repoCache{max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
+func newRepoCache(life context.Context, max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
+	return &repoCache{life: life, max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
 }
 
 // get returns the repository at the canonical path dir, opening it on first
-// use. With refresh, an already open repository is brought up to date first.
+// use; it waits for an open in progress only as long as ctx lasts. With
+// refresh, an already open repository is brought up to date first.
 func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend, error) {
 	c.mu.Lock()
 	c.tick++
-	e, ok := c.repos[dir]
-	if ok {
+	e, opened := c.repos[dir]
+	if opened {
 		e.lastUse = c.tick
-		c.mu.Unlock()
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		if e.err != nil {
-			return nil, e.err
-		}
-		if refresh {
-			if err := e.repo.Refresh(ctx); err != nil {
-				return nil, fmt.Errorf("refresh %s: %w", dir, err)
-			}
-		}
-		return e.repo, nil
+	} else {
+		e = &repoEntry{ready: make(chan struct{}), lastUse: c.tick}
+		c.repos[dir] = e
+		c.evictLocked()
+		go c.load(dir, e)
 	}
-	e = &repoEntry{ready: make(chan struct{}), lastUse: c.tick}
-	c.repos[dir] = e
-	c.evictLocked()
 	c.mu.Unlock()
-
-	start := time.Now()
-	// The open outlives a cancelled call: a later call will want the index.
-	e.repo, e.err = c.open(context.WithoutCancel(ctx), dir, c.opts)
-	close(e.ready)
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if e.err != nil {
+		return nil, e.err
+	}
+	if opened && refresh {
+		if err := e.repo.Refresh(ctx); err != nil {
+			return nil, fmt.Errorf("refresh %s: %w", dir, err)
+		}
+	}
+	return e.repo, nil
+}
+
+// load opens the repository of e.
+func (c *repoCache) load(dir string, e *repoEntry) {
+	start := time.Now()
+	repo, err := c.open(c.life, dir, c.opts)
+	if err == nil && c.life.Err() != nil {
+		err = context.Cause(c.life)
+	}
+	if err != nil {
 		c.mu.Lock()
 		if c.repos[dir] == e {
 			delete(c.repos, dir) // let a later call retry
 		}
 		c.mu.Unlock()
-		return nil, e.err
+	} else {
+		c.log.Info("hone mcp: opened repository", "repo", dir, "ms", time.Since(start).Milliseconds())
 	}
-	c.log.Info("hone mcp: opened repository", "repo", dir, "ms", time.Since(start).Milliseconds())
-	return e.repo, nil
+	e.repo, e.err = repo, err
+	close(e.ready)
 }
 
 // evictLocked drops the least recently used repositories beyond the cap.

@@ -359,8 +359,7 @@ func TestRepoCacheAndRefresh(t *testing.T) {
 }
 
 func TestRepoCacheEvicts(t *testing.T) {
-	c := newRepoCache(2, hone.Options{}, openFake, nil)
-	c.log = discardLogger()
+	c := newRepoCache(context.Background(), 2, hone.Options{}, openFake, discardLogger())
 	ctx := context.Background()
 	for _, d := range []string{"/a", "/b", "/a", "/c"} {
 		if _, err := c.get(ctx, d, false); err != nil {
@@ -374,7 +373,7 @@ func TestRepoCacheEvicts(t *testing.T) {
 
 func TestRepoOpenErrorIsRetried(t *testing.T) {
 	fail := true
-	c := newRepoCache(2, hone.Options{}, func(ctx context.Context, d string, o hone.Options) (backend, error) {
+	c := newRepoCache(context.Background(), 2, hone.Options{}, func(ctx context.Context, d string, o hone.Options) (backend, error) {
 		if fail {
 			return nil, hone.ErrEmptyRepo
 		}
@@ -518,7 +517,7 @@ func TestServeUntilClosesAfterGrace(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveUntil(ctx, ln, stubborn, 50*time.Millisecond, discardLogger()) }()
+	go func() { done <- serveUntil(ctx, ln, stubborn, 50*time.Millisecond, nil, discardLogger()) }()
 	reqErr := make(chan error, 1)
 	go func() {
 		resp, err := http.Get("http://" + ln.Addr().String() + "/")

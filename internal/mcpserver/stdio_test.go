@@ -8,11 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/loop"
 )
 
 // stdioClient drives Serve over pipes, line by line.
@@ -258,6 +263,146 @@ func TestStdioEOFAnswersEverything(t *testing.T) {
 				t.Fatalf("run %d: no result for request %s; answers: %v", i, id, got)
 			}
 		}
+	}
+}
+
+// blockingOpen is an open that blocks until its context ends (a slow
+// index) for directories named "web", recording that it did. Others open at
+// once (the default repository, which Serve warms).
+type blockingOpen struct {
+	started   chan struct{}
+	cancelled atomic.Bool
+}
+
+func newBlockingOpen() *blockingOpen { return &blockingOpen{started: make(chan struct{}, 10)} }
+
+func (b *blockingOpen) open(ctx context.Context, dir string, o hone.Options) (backend, error) {
+	if filepath.Base(dir) != "web" {
+		return openFake(ctx, dir, o)
+	}
+	b.started <- struct{}{}
+	<-ctx.Done()
+	b.cancelled.Store(true)
+	return nil, ctx.Err()
+}
+
+// A call stuck in a slow repository open does not keep the server alive
+// after its input ends: it is cancelled after the drain grace, answered, and
+// Serve returns.
+func TestStdioEOFCancelsStuckCall(t *testing.T) {
+	b := newBlockingOpen()
+	c := startStdio(t, Options{Repo: writeFixture(t), open: b.open, drain: 200 * time.Millisecond})
+	c.handshake()
+	c.send(callLine(3, "retrieve_context", map[string]any{"task": "token expiry", "repo": "web"}))
+	<-b.started // the call's open is under way
+	c.closeInput()
+	err, took := c.wait(5 * time.Second)
+	if err != nil {
+		t.Errorf("Serve = %v, want nil", err)
+	}
+	if took > 2*time.Second {
+		t.Errorf("Serve returned %s after the input closed, want well under 2 s", took)
+	}
+	if !b.cancelled.Load() {
+		t.Error("the repository open was not cancelled")
+	}
+	var answered bool
+	for _, l := range c.rest() {
+		if strings.Contains(l, `"id":3`) {
+			answered = true
+			if !strings.Contains(l, `"isError":true`) || !strings.Contains(l, "stopping") {
+				t.Errorf("answer to the stuck call = %s, want a tool error saying the server stops", l)
+			}
+		}
+	}
+	if !answered {
+		t.Error("the stuck call got no answer")
+	}
+	t.Logf("Serve returned %s after the input closed (drain 200 ms)", took.Round(time.Millisecond))
+}
+
+// When ctx ends (SIGTERM), the calls in flight are cancelled at once.
+func TestStdioStopCancelsStuckCall(t *testing.T) {
+	b := newBlockingOpen()
+	c := startStdio(t, Options{Repo: writeFixture(t), open: b.open})
+	c.handshake()
+	c.send(callLine(3, "search", map[string]any{"keywords": []string{"token"}, "repo": "web"}))
+	<-b.started
+	stopped := time.Now()
+	c.cancel()
+	err, _ := c.wait(5 * time.Second)
+	took := time.Since(stopped)
+	if err != nil {
+		t.Errorf("Serve = %v, want nil", err)
+	}
+	if took > time.Second {
+		t.Errorf("Serve returned %s after the stop, want under 1 s", took)
+	}
+	if !b.cancelled.Load() {
+		t.Error("the repository open was not cancelled")
+	}
+	if m := c.recvID(3); !strings.Contains(fmt.Sprint(m["result"]), "stopping") {
+		t.Errorf("answer = %v, want a tool error saying the server stops", m)
+	}
+	t.Logf("Serve returned %s after the stop", took.Round(time.Millisecond))
+}
+
+// A call that ignores cancellation altogether does not keep Serve either.
+func TestStdioStubbornCall(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{}, 10)
+	stubborn := func(ctx context.Context, dir string, o hone.Options) (backend, error) {
+		return &stubbornRepo{fakeRepo: fakeRepo{root: dir}, started: started, release: release}, nil
+	}
+	c := startStdio(t, Options{Repo: writeFixture(t), open: stubborn, drain: 100 * time.Millisecond})
+	c.handshake()
+	c.send(callLine(3, "search", map[string]any{"keywords": []string{"token"}}))
+	<-started
+	c.closeInput()
+	err, took := c.wait(5 * time.Second)
+	if err != nil {
+		t.Errorf("Serve = %v, want nil", err)
+	}
+	if limit := 100*time.Millisecond + answerGrace + exitGrace + 500*time.Millisecond; took > limit {
+		t.Errorf("Serve returned %s after the input closed, want under %s", took, limit)
+	}
+}
+
+// stubbornRepo's Search blocks until release, whatever its context.
+type stubbornRepo struct {
+	fakeRepo
+	started chan struct{}
+	release chan struct{}
+}
+
+func (r *stubbornRepo) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error) {
+	r.started <- struct{}{}
+	<-r.release
+	return nil, errors.New("released")
+}
+
+// panicRepo's Search panics.
+type panicRepo struct{ fakeRepo }
+
+func (r *panicRepo) Search(context.Context, loop.Query, int) ([]loop.Candidate, error) {
+	var m map[string]int
+	m["boom"]++ // a nil map: the kind of bug that would end the server
+	return nil, nil
+}
+
+// A tool that panics answers with a tool error; the server goes on.
+func TestToolPanicIsToolError(t *testing.T) {
+	dir := writeFixture(t)
+	_, cs := newFakeServer(t, dir, func(o *Options) {
+		o.open = func(ctx context.Context, d string, _ hone.Options) (backend, error) {
+			return &panicRepo{fakeRepo{root: d}}, nil
+		}
+	})
+	wantToolError(t, call(t, cs, "search", map[string]any{"keywords": []string{"token"}}, nil), "internal error")
+	res := call(t, cs, "retrieve_context", map[string]any{"task": "token expiry"}, nil)
+	if res.IsError {
+		t.Errorf("retrieve_context after the panic: %s", text(res))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -165,20 +166,20 @@ func (s *Server) addTools() {
 		Description: `Find the files of the repository that matter for a coding task. Call this first, before reading or searching code, with the task in plain words (an issue, a bug report, a feature request; paste stack traces and names as they are).
 It runs hone's retrieval loop (search, judge, refine, up to 3 cycles) offline and returns JSON: files (relevant files, best first, each with path, relevance 0..1, reason and missing_context), ranked (every file judged), cycles (the trace: queries and refinements) and stopped (why it stopped). With budget_tokens it also returns pack, a Markdown context pack of the files' key parts within that budget, ready to read.
 Read the files in order of relevance; files below 0.5 are usually not needed. Takes well under a second on a warm repository.`},
-		s.retrieve)
+		guard(s, s.retrieve))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the repository's index", Annotations: readOnly,
 		Description: `Rank the repository's files by your own keywords, restricted to path globs and minus excludes: one search pass, no judging, no refinement. Use it for a quick look-up of a name or concept when retrieve_context's answer missed something. Returns candidates (path, score, the matched terms), best first.`},
-		s.search)
+		guard(s, s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
 		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
-		s.start)
+		guard(s, s.start))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
 		Description: `Send your judgments of the current candidates of a session opened by start. Only paths listed in the last answer may be judged. Relevance: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant (never proposed again). missing_context names what the next cycle should look for.
 Returns either done=false with the refined query and the next candidates to judge, or done=true with result: the relevant files best first, every judged file ranked, and the trace.`},
-		s.judge)
+		guard(s, s.judge))
 }
 
 // retrieve runs the whole loop.
@@ -425,6 +426,37 @@ func (s *Server) repo(ctx context.Context, req *mcp.CallToolRequest, p string) (
 		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
 	}
 	return r, nil, nil
+}
+
+// guard runs a tool under the server's lifetime (Close cancels it), reports a
+// cancellation by its cause, and turns a panic into a tool error: one bad
+// call never ends the server.
+func guard[In, Out any](s *Server, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx, cancel := s.callContext(ctx)
+		defer cancel()
+		defer func() {
+			if p := recover(); p != nil {
+				name := ""
+				if req != nil && req.Params != nil {
+					name = req.Params.Name
+				}
+				s.log.Error("hone mcp: a tool panicked; the server goes on", "tool", name, "panic", p, "stack", string(debug.Stack()))
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("%s: internal error: %v (please report it)", name, p)
+			}
+		}()
+		res, out, err = h(ctx, req, in)
+		if err != nil {
+			// The server's end first: AfterFunc cancels ctx a moment later.
+			if cause := context.Cause(s.life); cause != nil {
+				err = fmt.Errorf("%w (%v)", cause, err)
+			} else if ctx.Err() != nil {
+				err = fmt.Errorf("%w (%v)", context.Cause(ctx), err)
+			}
+		}
+		return res, out, err
+	}
 }
 
 // repoPath checks that p names a file inside the repository at root: relative,
