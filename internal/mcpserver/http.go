@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,12 +70,23 @@ func (s *Server) serveHTTP(ctx context.Context, ln net.Listener) error {
 }
 
 // serveUntil serves h on ln until ctx is done, then shuts down: stop (if not
-// nil) cancels the work in flight, requests get grace to write their
-// answers, and connections still open after it are closed.
+// nil) cancels the work in flight; the requests that may carry a call (all
+// but GET, the long-lived event streams) get grace to write their answers;
+// then the server shuts down, and closes within answerGrace what is still
+// open (event streams, a client reconnecting one, a handler that ignores its
+// cancelled context).
 func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, stop func(), log *slog.Logger) error {
+	var calls atomic.Int64 // requests in flight that may carry a call
+	inner := h
+	h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			calls.Add(1)
+			defer calls.Add(-1)
+		}
+		inner.ServeHTTP(w, r)
+	})
 	// Requests run under base, which shutdown cancels: a client's open
-	// event stream (a long-lived GET) ends then instead of holding the
-	// shutdown until its grace period runs out.
+	// event stream ends then instead of holding the shutdown.
 	base, cancelBase := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelBase()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil,
@@ -87,14 +99,21 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time
 		return fmt.Errorf("mcpserver: %w", err)
 	case <-ctx.Done():
 	}
+	srv.SetKeepAlivesEnabled(false)
 	if stop != nil {
 		stop()
 	}
-	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	// The cancelled calls answer now; ending the requests' contexts (Shutdown
+	// does) before they have would lose the answers.
+	for deadline := time.Now().Add(grace); calls.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := calls.Load(); n > 0 {
+		log.Warn("hone mcp: calls still running after the grace period; closing their connections", "calls", n, "grace", grace)
+	}
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), answerGrace)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
-		// A handler that ignores its cancelled context: close what is left.
-		log.Warn("hone mcp: connections still open after the grace period; closing them", "grace", grace)
 		if err := srv.Close(); err != nil {
 			return fmt.Errorf("mcpserver: close: %w", err)
 		}
@@ -102,7 +121,7 @@ func serveUntil(ctx context.Context, ln net.Listener, h http.Handler, grace time
 	return nil
 }
 
-// ShutdownGrace is how long the HTTP server waits for requests in flight
+// ShutdownGrace is how long the HTTP server waits for the calls in flight
 // when it stops, before it closes their connections. Their work is cancelled
 // first, so that they only need to write an answer.
 const ShutdownGrace = 2 * time.Second

@@ -545,3 +545,56 @@ func TestServeUntilClosesAfterGrace(t *testing.T) {
 		t.Error("the stubborn request is still open after the server closed")
 	}
 }
+
+// Stopping the HTTP server with a call in flight cancels the call, delivers
+// its answer, and returns promptly; repeated, since the answer races with the
+// end of the requests' contexts.
+func TestServeHTTPStopAnswersCallInFlight(t *testing.T) {
+	for i := range 10 {
+		b := newBlockingOpen()
+		s, err := New(Options{Repo: writeFixture(t), open: b.open, Logger: discardLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		ln, err := listenLoopback()
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.serveHTTP(ctx, ln) }()
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + HTTPPath}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer := make(chan string, 1)
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search",
+				Arguments: map[string]any{"keywords": []string{"token"}, "repo": "web"}})
+			if err != nil {
+				answer <- "no answer: " + err.Error()
+				return
+			}
+			answer <- text(res)
+		}()
+		<-b.started // the call is stuck in the open
+		start := time.Now()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run %d: serveHTTP = %v", i, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("run %d: serveHTTP still running 5 s after the stop", i)
+		}
+		if took := time.Since(start); took > 1500*time.Millisecond {
+			t.Errorf("run %d: serveHTTP returned %s after the stop, want under 1.5 s", i, took)
+		}
+		if a := <-answer; !strings.Contains(a, "stopping") {
+			t.Errorf("run %d: the call in flight got %q, want a tool error saying the server stops", i, a)
+		}
+		cs.Close()
+	}
+}

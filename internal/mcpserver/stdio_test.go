@@ -10,7 +10,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -271,10 +271,24 @@ func TestStdioEOFAnswersEverything(t *testing.T) {
 // once (the default repository, which Serve warms).
 type blockingOpen struct {
 	started   chan struct{}
-	cancelled atomic.Bool
+	cancelled chan struct{} // closed when the open's context ends
+	once      sync.Once
 }
 
-func newBlockingOpen() *blockingOpen { return &blockingOpen{started: make(chan struct{}, 10)} }
+func newBlockingOpen() *blockingOpen {
+	return &blockingOpen{started: make(chan struct{}, 10), cancelled: make(chan struct{})}
+}
+
+// wasCancelled reports whether the open was cancelled (it runs in a
+// goroutine of its own, so it may notice a moment after the call returned).
+func (b *blockingOpen) wasCancelled() bool {
+	select {
+	case <-b.cancelled:
+		return true
+	case <-time.After(time.Second):
+		return false
+	}
+}
 
 func (b *blockingOpen) open(ctx context.Context, dir string, o hone.Options) (backend, error) {
 	if filepath.Base(dir) != "web" {
@@ -282,7 +296,7 @@ func (b *blockingOpen) open(ctx context.Context, dir string, o hone.Options) (ba
 	}
 	b.started <- struct{}{}
 	<-ctx.Done()
-	b.cancelled.Store(true)
+	b.once.Do(func() { close(b.cancelled) })
 	return nil, ctx.Err()
 }
 
@@ -303,7 +317,7 @@ func TestStdioEOFCancelsStuckCall(t *testing.T) {
 	if took > 2*time.Second {
 		t.Errorf("Serve returned %s after the input closed, want well under 2 s", took)
 	}
-	if !b.cancelled.Load() {
+	if !b.wasCancelled() {
 		t.Error("the repository open was not cancelled")
 	}
 	var answered bool
@@ -338,7 +352,7 @@ func TestStdioStopCancelsStuckCall(t *testing.T) {
 	if took > time.Second {
 		t.Errorf("Serve returned %s after the stop, want under 1 s", took)
 	}
-	if !b.cancelled.Load() {
+	if !b.wasCancelled() {
 		t.Error("the repository open was not cancelled")
 	}
 	if m := c.recvID(3); !strings.Contains(fmt.Sprint(m["result"]), "stopping") {
