@@ -17,12 +17,13 @@ type mcpFlags struct {
 	http        string
 	allowRemote bool
 	sessionTTL  time.Duration
+	roots       []string
 }
 
 func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var f mcpFlags
 	cmd := &cobra.Command{
-		Use:   "mcp [--repo DIR] [--http ADDR]",
+		Use:   "mcp [--repo DIR] [--root DIR]... [--http ADDR]",
 		Short: "Serve hone to coding agents over MCP (stdio, or streamable HTTP)",
 		Long: `mcp serves hone as a Model Context Protocol server, on standard input and
 output by default (stdout carries only JSON-RPC; logs go to stderr), or on
@@ -36,12 +37,19 @@ stepwise loop in which the agent judges the candidates).
 (absolute, or relative to --repo). Opened repositories stay warm in memory and
 are refreshed before each call.
 
+The server reads only inside its roots: --repo, each --root DIR, and on stdio
+the roots the client declares (its workspace folders, through the MCP roots
+capability). A repo outside them, or one whose symbolic links lead outside,
+is refused. Over --http the client's roots are not honoured (any local
+process can connect): give every directory with --repo or --root.
+
 --http listens on a loopback address only (127.0.0.1, ::1, localhost): the
 server has no authentication, and anyone who reaches it can read the code.
 --allow-remote lifts that restriction; put the server behind something that
 authenticates if you use it.`,
 		Example: `  hone mcp                       # stdio, the working directory
   hone mcp --repo ~/src/app
+  hone mcp --repo ~/src/app --root ~/src/lib  # also serve ~/src/lib
   hone mcp --http 127.0.0.1:7777 # http://127.0.0.1:7777/mcp`,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
@@ -49,6 +57,8 @@ authenticates if you use it.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := mcpserver.Options{
 				Repo:        f.repo,
+				Roots:       f.roots,
+				ClientRoots: true, // stdio: the client started the server; ServeHTTP ignores it
 				Open:        f.openOptions(nil),
 				SessionTTL:  f.sessionTTL,
 				AllowRemote: f.allowRemote,
@@ -67,6 +77,7 @@ authenticates if you use it.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.http, "http", "", "serve streamable HTTP on this host:port instead of stdio (\"\": "+mcpserver.DefaultHTTPAddr+")")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "let --http listen on a non-loopback address (no authentication!)")
+	fl.StringArrayVar(&f.roots, "root", nil, "also serve this directory (repeatable); a call's repo must lie inside --repo, a --root or a client root")
 	fl.DurationVar(&f.sessionTTL, "session-ttl", mcpserver.DefaultSessionTTL, "idle time after which a start/judge session expires")
 	return cmd
 }

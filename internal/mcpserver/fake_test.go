@@ -307,3 +307,20 @@ func wantToolError(t *testing.T, res *mcp.CallToolResult, want string) {
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func listenLoopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// JSON-RPC lines of the tests.
+const (
+	initLine        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	toolsListLine   = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+)
+
+// callLine is a tools/call of tool with args.
+func callLine(id int, tool string, args map[string]any) string {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call",
+		"params": map[string]any{"name": tool, "arguments": args}})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}

@@ -124,7 +124,10 @@ func TestHoneStartJudge(t *testing.T) {
 
 func TestHoneErrors(t *testing.T) {
 	dir, cs := newHoneServer(t)
-	empty := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		tool string
@@ -140,5 +143,51 @@ func TestHoneErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wantToolError(t, call(t, cs, tt.tool, tt.args, nil), tt.want)
 		})
+	}
+}
+
+// A file of the repository that becomes a symbolic link to a file outside
+// after it was indexed is not shown: not in the pack, not in an excerpt.
+func TestHoneViewAndPackStayInside(t *testing.T) {
+	dir, cs := newHoneServer(t)
+	secret := filepath.Join(t.TempDir(), "secret.py")
+	if err := os.WriteFile(secret, []byte("class TokenManager:\n    SECRET = 'marker-7f3a'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": "TokenManager token expiry"}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	tokens := filepath.Join(dir, "auth", "tokens.py")
+	if err := os.Remove(tokens); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, tokens); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	var out Result
+	res := call(t, cs, "retrieve_context", map[string]any{"task": "TokenManager token expiry", "budget_tokens": 4000}, &out)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if strings.Contains(text(res), "marker-7f3a") {
+		t.Errorf("retrieve_context shows the file outside:\n%s", out.Pack)
+	}
+	// Judging the link itself is refused; the next cycle's excerpts must not
+	// follow it either.
+	wantToolError(t, call(t, cs, "judge", map[string]any{"session": step.Session, "evaluations": []any{
+		map[string]any{"path": "auth/tokens.py", "relevance": 0.9}}}, nil), "a symbolic link leads out")
+	var evals []any
+	for _, c := range step.Candidates {
+		if c.Path != "auth/tokens.py" {
+			evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.5, "reason": "r", "terms": []string{"tokenmanager"}})
+		}
+	}
+	res = call(t, cs, "judge", map[string]any{"session": step.Session, "evaluations": evals}, nil)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	if strings.Contains(text(res), "marker-7f3a") {
+		t.Errorf("judge shows the file outside: %s", text(res))
 	}
 }

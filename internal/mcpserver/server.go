@@ -14,6 +14,12 @@
 //     the scores with judge, which refines the query and returns the next
 //     candidates, or the result when the loop stops.
 //
+// The server reads only inside its roots: the default repository, the
+// directories of Options.Roots and, with Options.ClientRoots, the roots the
+// client declares (MCP roots/list, refreshed on roots/list_changed). A call's
+// repo, given absolute or relative to the default repository, is resolved
+// through its symbolic links and must lie inside one of them (roots.go).
+//
 // The server keeps every repository it has opened warm in memory, keyed by
 // absolute path, and refreshes its index (incrementally) before each call, so
 // that edits between calls are seen. Stepwise sessions live in memory too; they
@@ -22,8 +28,16 @@
 //
 // Bad input is a tool error (a result with IsError set and a sentence saying
 // what to do), never a protocol error: an empty task, a repository that does
-// not exist, an unknown session, a judged path outside the repository. Logs go
-// to the Logger (stderr in Serve); on stdio, stdout carries only JSON-RPC.
+// not exist or lies outside the roots, an unknown session, a judged path
+// outside the repository. A tool that panics answers with an error; the
+// server goes on. On stdio, a line that is not JSON-RPC is answered with a
+// JSON-RPC error and skipped (stdio.go). Logs go to the Logger (stderr in
+// Serve); on stdio, stdout carries only JSON-RPC.
+//
+// Stopping: when its input ends, Serve answers the calls it has read (for up
+// to drainGrace), cancels what still runs and returns; on ctx's end (SIGTERM)
+// it cancels at once. Every call and every repository open runs under the
+// server's lifetime, which Close ends, so nothing outlives the client.
 package mcpserver
 
 import (
@@ -57,8 +71,18 @@ const (
 // Options configure a Server. The zero value serves the working directory.
 type Options struct {
 	// Repo is the default repository, used when a call names none; "" means the
-	// working directory.
+	// working directory. It is always served.
 	Repo string
+	// Roots are further directories the tools may read. A call's repo must
+	// lie inside Repo, one of Roots or (with ClientRoots) a root the client
+	// declares. Each must be an existing directory; New resolves its
+	// symbolic links once.
+	Roots []string
+	// ClientRoots lets the roots the client declares (MCP roots/list) widen
+	// what the tools may read. Set it when the client may read the user's
+	// files anyway, as on stdio, where the client is the process that started
+	// the server. ServeHTTP clears it: any local process can connect.
+	ClientRoots bool
 	// Open is passed to hone.Open for every repository (cache directory, file
 	// size limit, vendored code). Its Logger defaults to Logger.
 	Open hone.Options
@@ -84,6 +108,9 @@ type Options struct {
 
 	// open replaces hone.Open in tests.
 	open func(ctx context.Context, dir string, opts hone.Options) (backend, error)
+	// maxLine and drain replace maxLineBytes and drainGrace in tests.
+	maxLine int
+	drain   time.Duration
 }
 
 // backend is what the server uses of an opened repository; *hone.Repo
@@ -111,12 +138,22 @@ func openHone(ctx context.Context, dir string, opts hone.Options) (backend, erro
 type Server struct {
 	opts    Options
 	log     *slog.Logger
-	baseDir string // absolute default repository directory
+	baseDir string // canonical default repository directory
+	roots   []root // the server's roots, the default repository first
 	mcp     *mcp.Server
+
+	life context.Context         // ends with Close: every call and open stops
+	stop context.CancelCauseFunc // ends life
 
 	repos    *repoCache
 	sessions *sessionStore
+
+	rootsMu  sync.Mutex
+	byClient map[*mcp.ServerSession]*sessionRoots // client roots per session
 }
+
+// errStopped is the cause of the calls cancelled by Close.
+var errStopped = errors.New("hone mcp is stopping (its client closed the connection, or it was told to stop)")
 
 // New builds a Server. It checks that the default repository is a directory
 // but does not index it yet (see Warm).
@@ -154,17 +191,38 @@ func New(opts Options) (*Server, error) {
 		}
 		dir = wd
 	}
-	abs, err := canonicalDir(dir)
+	roots, err := serverRoots(dir, opts.Roots)
 	if err != nil {
-		return nil, fmt.Errorf("mcpserver: default repository: %w", err)
+		return nil, err
 	}
-	s := &Server{opts: opts, log: log, baseDir: abs,
-		repos:    newRepoCache(opts.MaxRepos, opts.Open, opts.open, log),
-		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock)}
+	if base := roots[0].dir; filepath.Dir(base) == base {
+		log.Warn("hone mcp: the default repository is the file system's root: every directory is served; pass --repo", "repo", base)
+	}
+	life, stop := context.WithCancelCause(context.Background())
+	s := &Server{opts: opts, log: log, baseDir: roots[0].dir, roots: roots, life: life, stop: stop,
+		repos:    newRepoCache(life, opts.MaxRepos, opts.Open, opts.open, log),
+		sessions: newSessionStore(opts.SessionTTL, opts.MaxSessions, opts.Clock),
+		byClient: map[*mcp.ServerSession]*sessionRoots{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hone", Title: "hone: context retrieval for coding agents",
-		Version: opts.Version}, &mcp.ServerOptions{Logger: log, Instructions: instructions})
+		Version: opts.Version}, &mcp.ServerOptions{Logger: log, Instructions: instructions,
+		RootsListChangedHandler: s.rootsChanged})
 	s.addTools()
 	return s, nil
+}
+
+// Close stops the server's work: calls in flight return at once with an
+// error and repository opens stop. Sessions are not closed; the transport
+// does that. Close is idempotent and always returns nil.
+func (s *Server) Close() error {
+	s.stop(errStopped)
+	return nil
+}
+
+// callContext returns ctx, also cancelled when the server stops.
+func (s *Server) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(s.life, func() { cancel(context.Cause(s.life)) })
+	return ctx, func() { unhook(); cancel(nil) }
 }
 
 // MCP returns the underlying MCP server, to run on any transport.
@@ -175,14 +233,20 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 func (s *Server) Warm(ctx context.Context) {
 	start := time.Now()
 	if _, err := s.repos.get(ctx, s.baseDir, false); err != nil {
+		if ctx.Err() != nil {
+			return // stopped before the index was ready
+		}
 		s.log.Warn("hone mcp: cannot open the default repository", "repo", s.baseDir, "err", err)
 		return
 	}
 	s.log.Info("hone mcp: repository ready", "repo", s.baseDir, "ms", time.Since(start).Milliseconds())
 }
 
-// Serve runs the server on stdin/stdout until the client disconnects or ctx
-// is done. Logs go to stderr unless opts.Logger is set.
+// Serve runs the server on stdin/stdout until the input ends or ctx is done.
+// At the end of input the calls read so far are answered (those still running
+// after a second are cancelled and answered with an error) before it returns
+// nil; when ctx is done, the calls in flight are cancelled at once. Logs go to
+// stderr unless opts.Logger is set.
 func Serve(ctx context.Context, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = stderrLogger()
@@ -191,27 +255,72 @@ func Serve(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	var t mcp.Transport = &mcp.StdioTransport{}
-	if opts.Stdin != nil || opts.Stdout != nil {
-		in, out := opts.Stdin, opts.Stdout
-		if in == nil {
-			in = os.Stdin
-		}
-		if out == nil {
-			out = os.Stdout
-		}
-		t = &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	defer s.Close()
+	var in io.Reader = os.Stdin
+	var out io.Writer = os.Stdout
+	if opts.Stdin != nil {
+		in = opts.Stdin
 	}
-	go s.Warm(ctx)
-	if err := s.mcp.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	if opts.Stdout != nil {
+		out = opts.Stdout
+	}
+	drain := opts.drain
+	if drain <= 0 {
+		drain = drainGrace
+	}
+	conn := newStdioConn(in, out, opts.maxLine, drain, func() { s.stop(errStopped) }, s.log)
+	ss, err := s.mcp.Connect(ctx, conn, nil)
+	if err != nil {
 		return fmt.Errorf("mcpserver: %w", err)
 	}
-	return nil
+	go s.Warm(s.life)
+	return s.runStdio(ctx, ss, conn)
 }
 
-type nopWriteCloser struct{ io.Writer }
+// exitGrace bounds the wait for a session to wind down once its calls were
+// answered or cancelled: a call that ignores cancellation cannot keep the
+// process alive.
+const exitGrace = 500 * time.Millisecond
 
-func (nopWriteCloser) Close() error { return nil }
+// runStdio waits for the session on conn to end: at the end of input, or
+// when ctx is done.
+func (s *Server) runStdio(ctx context.Context, ss *mcp.ServerSession, conn *stdioConn) error {
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	stopped := false
+	select {
+	case err := <-ended:
+		return sessionError(err)
+	case <-conn.inputDone():
+		// Read has reported the end of input, after the answers were written.
+	case <-ctx.Done():
+		s.log.Info("hone mcp: stopping", "cause", context.Cause(ctx))
+		stopped = true
+		s.stop(errStopped)
+		conn.waitAnswered(answerGrace) // the cancelled calls answer
+		go ss.Close()
+	}
+	s.stop(errStopped)
+	select {
+	case err := <-ended:
+		if stopped {
+			return nil // told to stop: what the closing session says does not matter
+		}
+		return sessionError(err)
+	case <-time.After(exitGrace):
+		s.log.Warn("hone mcp: calls still running after cancellation; exiting anyway", "calls", conn.inFlight())
+		return nil
+	}
+}
+
+// sessionError is the error Serve reports for a session's end: none for
+// the end of input or a cancellation.
+func sessionError(err error) error {
+	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return fmt.Errorf("mcpserver: %w", err)
+}
 
 func stderrLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -224,27 +333,22 @@ func canonicalDir(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrNoRepo)
-	case errors.Is(err, os.ErrPermission):
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrUnreadable)
-	case err != nil:
-		return "", err
-	case !fi.IsDir():
-		return "", fmt.Errorf("%s: %w", abs, hone.ErrNotDir)
-	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
+		return "", statError(abs, err)
+	}
+	if err := checkDir(real); err != nil {
 		return "", err
 	}
 	return real, nil
 }
 
 // repoCache holds opened repositories by canonical path, least recently used
-// first out.
+// first out. Opens run under the server's lifetime, not under the call that
+// asked: a call that is cancelled leaves the index to a later call, and
+// stopping the server stops the open.
 type repoCache struct {
+	life context.Context
 	max  int
 	opts hone.Options
 	open func(context.Context, string, hone.Options) (backend, error)
@@ -262,53 +366,60 @@ type repoEntry struct {
 	lastUse int64
 }
 
-func newRepoCache(max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
-	return &repoCache{max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
+func newRepoCache(life context.Context, max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
+	return &repoCache{life: life, max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
 }
 
 // get returns the repository at the canonical path dir, opening it on first
-// use. With refresh, an already open repository is brought up to date first.
+// use; it waits for an open in progress only as long as ctx lasts. With
+// refresh, an already open repository is brought up to date first.
 func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend, error) {
 	c.mu.Lock()
 	c.tick++
-	e, ok := c.repos[dir]
-	if ok {
+	e, opened := c.repos[dir]
+	if opened {
 		e.lastUse = c.tick
-		c.mu.Unlock()
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		if e.err != nil {
-			return nil, e.err
-		}
-		if refresh {
-			if err := e.repo.Refresh(ctx); err != nil {
-				return nil, fmt.Errorf("refresh %s: %w", dir, err)
-			}
-		}
-		return e.repo, nil
+	} else {
+		e = &repoEntry{ready: make(chan struct{}), lastUse: c.tick}
+		c.repos[dir] = e
+		c.evictLocked()
+		go c.load(dir, e)
 	}
-	e = &repoEntry{ready: make(chan struct{}), lastUse: c.tick}
-	c.repos[dir] = e
-	c.evictLocked()
 	c.mu.Unlock()
-
-	start := time.Now()
-	// The open outlives a cancelled call: a later call will want the index.
-	e.repo, e.err = c.open(context.WithoutCancel(ctx), dir, c.opts)
-	close(e.ready)
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if e.err != nil {
+		return nil, e.err
+	}
+	if opened && refresh {
+		if err := e.repo.Refresh(ctx); err != nil {
+			return nil, fmt.Errorf("refresh %s: %w", dir, err)
+		}
+	}
+	return e.repo, nil
+}
+
+// load opens the repository of e.
+func (c *repoCache) load(dir string, e *repoEntry) {
+	start := time.Now()
+	repo, err := c.open(c.life, dir, c.opts)
+	if err == nil && c.life.Err() != nil {
+		err = context.Cause(c.life)
+	}
+	if err != nil {
 		c.mu.Lock()
 		if c.repos[dir] == e {
 			delete(c.repos, dir) // let a later call retry
 		}
 		c.mu.Unlock()
-		return nil, e.err
+	} else {
+		c.log.Info("hone mcp: opened repository", "repo", dir, "ms", time.Since(start).Milliseconds())
 	}
-	c.log.Info("hone mcp: opened repository", "repo", dir, "ms", time.Since(start).Milliseconds())
-	return e.repo, nil
+	e.repo, e.err = repo, err
+	close(e.ready)
 }
 
 // evictLocked drops the least recently used repositories beyond the cap.

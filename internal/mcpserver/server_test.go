@@ -154,7 +154,8 @@ func TestToolErrors(t *testing.T) {
 		{"search limit", "search", map[string]any{"keywords": []string{"token"}, "limit": -2}, "limit"},
 		{"search missing repo", "search", map[string]any{"keywords": []string{"token"}, "repo": "nope"}, "repository not found"},
 		{"start empty task", "start", map[string]any{"task": ""}, "empty task"},
-		{"start missing repo", "start", map[string]any{"task": "t", "repo": "/no/such/dir"}, "repository not found"},
+		{"start missing repo", "start", map[string]any{"task": "t", "repo": filepath.Join(dir, "no", "such")}, "repository not found"},
+		{"start outside the roots", "start", map[string]any{"task": "t", "repo": "/no/such/dir"}, "outside the directories this server may read"},
 		{"start candidates", "start", map[string]any{"task": "t", "max_candidates": -1}, "max_candidates"},
 		{"judge no session", "judge", map[string]any{"session": "", "evaluations": []any{}}, "session is empty"},
 		{"judge unknown session", "judge", map[string]any{"session": "hs_nope", "evaluations": []any{}}, "unknown or expired session"},
@@ -358,8 +359,7 @@ func TestRepoCacheAndRefresh(t *testing.T) {
 }
 
 func TestRepoCacheEvicts(t *testing.T) {
-	c := newRepoCache(2, hone.Options{}, openFake, nil)
-	c.log = discardLogger()
+	c := newRepoCache(context.Background(), 2, hone.Options{}, openFake, discardLogger())
 	ctx := context.Background()
 	for _, d := range []string{"/a", "/b", "/a", "/c"} {
 		if _, err := c.get(ctx, d, false); err != nil {
@@ -373,7 +373,7 @@ func TestRepoCacheEvicts(t *testing.T) {
 
 func TestRepoOpenErrorIsRetried(t *testing.T) {
 	fail := true
-	c := newRepoCache(2, hone.Options{}, func(ctx context.Context, d string, o hone.Options) (backend, error) {
+	c := newRepoCache(context.Background(), 2, hone.Options{}, func(ctx context.Context, d string, o hone.Options) (backend, error) {
 		if fail {
 			return nil, hone.ErrEmptyRepo
 		}
@@ -517,7 +517,7 @@ func TestServeUntilClosesAfterGrace(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveUntil(ctx, ln, stubborn, 50*time.Millisecond, discardLogger()) }()
+	go func() { done <- serveUntil(ctx, ln, stubborn, 50*time.Millisecond, nil, discardLogger()) }()
 	reqErr := make(chan error, 1)
 	go func() {
 		resp, err := http.Get("http://" + ln.Addr().String() + "/")
@@ -543,5 +543,58 @@ func TestServeUntilClosesAfterGrace(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Error("the stubborn request is still open after the server closed")
+	}
+}
+
+// Stopping the HTTP server with a call in flight cancels the call, delivers
+// its answer, and returns promptly; repeated, since the answer races with the
+// end of the requests' contexts.
+func TestServeHTTPStopAnswersCallInFlight(t *testing.T) {
+	for i := range 10 {
+		b := newBlockingOpen()
+		s, err := New(Options{Repo: writeFixture(t), open: b.open, Logger: discardLogger()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		ln, err := listenLoopback()
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.serveHTTP(ctx, ln) }()
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + HTTPPath}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer := make(chan string, 1)
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search",
+				Arguments: map[string]any{"keywords": []string{"token"}, "repo": "web"}})
+			if err != nil {
+				answer <- "no answer: " + err.Error()
+				return
+			}
+			answer <- text(res)
+		}()
+		<-b.started // the call is stuck in the open
+		start := time.Now()
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run %d: serveHTTP = %v", i, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("run %d: serveHTTP still running 5 s after the stop", i)
+		}
+		if took := time.Since(start); took > 1500*time.Millisecond {
+			t.Errorf("run %d: serveHTTP returned %s after the stop, want under 1.5 s", i, took)
+		}
+		if a := <-answer; !strings.Contains(a, "stopping") {
+			t.Errorf("run %d: the call in flight got %q, want a tool error saying the server stops", i, a)
+		}
+		cs.Close()
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -167,24 +168,24 @@ func (s *Server) addTools() {
 		Description: `Find the files of the repository that matter for a coding task. Call this first, before reading or searching code, with the task in plain words (an issue, a bug report, a feature request; paste stack traces and names as they are).
 It runs hone's retrieval loop (search, judge, refine, up to 3 cycles) offline and returns JSON: files (relevant files, best first, each with path, relevance 0..1, reason and missing_context), ranked (every file judged), cycles (the trace: queries and refinements) and stopped (why it stopped). With budget_tokens it also returns pack, a Markdown context pack of the files' key parts within that budget, ready to read; a file that looks like a secret (private key, certificate, .env, credentials) is listed there but not shown, and credential values are masked (db.password=********), unless show_secrets is true.
 Read the files in order of relevance; files below 0.5 are usually not needed. Takes well under a second on a warm repository.`},
-		s.retrieve)
+		guard(s, s.retrieve))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "search", Title: "Search the repository's index", Annotations: readOnly,
 		Description: `Rank the repository's files by your own keywords, restricted to path globs and minus excludes: one search pass, no judging, no refinement. Use it for a quick look-up of a name or concept when retrieve_context's answer missed something. Returns candidates (path, score, the matched terms), best first.`},
-		s.search)
+		guard(s, s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
 		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
-		s.start)
+		guard(s, s.start))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
 		Description: `Send your judgments of the current candidates of a session opened by start. Only paths listed in the last answer may be judged. Relevance: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant (never proposed again). missing_context names what the next cycle should look for.
 Returns either done=false with the refined query and the next candidates to judge, or done=true with result: the relevant files best first, every judged file ranked, and the trace.`},
-		s.judge)
+		guard(s, s.judge))
 }
 
 // retrieve runs the whole loop.
-func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in RetrieveInput) (*mcp.CallToolResult, *Result, error) {
+func (s *Server) retrieve(ctx context.Context, req *mcp.CallToolRequest, in RetrieveInput) (*mcp.CallToolResult, *Result, error) {
 	lopts, err := loopOptions(in.MaxCycles, in.Threshold, 0)
 	if err != nil {
 		return nil, nil, err
@@ -195,9 +196,9 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 	if err := checkBudget(in.BudgetTokens); err != nil {
 		return nil, nil, err
 	}
-	repo, err := s.repo(ctx, in.Repo)
-	if err != nil {
-		return nil, nil, err
+	repo, ask, err := s.repo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	res, err := repo.Retrieve(ctx, in.Task, hone.RetrieveOptions{Loop: lopts, IncludeTests: in.IncludeTests})
 	if err != nil {
@@ -217,7 +218,7 @@ func (s *Server) retrieve(ctx context.Context, _ *mcp.CallToolRequest, in Retrie
 }
 
 // search runs one DISPATCH.
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
 	limit := in.Limit
 	switch {
 	case limit < 0:
@@ -241,9 +242,9 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 	if len(q.Keywords) == 0 && len(q.Patterns) == 0 {
 		return nil, nil, errors.New("search: give keywords or patterns (or both)")
 	}
-	repo, err := s.repo(ctx, in.Repo)
-	if err != nil {
-		return nil, nil, err
+	repo, ask, err := s.repo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	cands, err := repo.Search(ctx, q, limit)
 	if err != nil {
@@ -257,7 +258,7 @@ func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchIn
 }
 
 // start opens a stepwise session and dispatches its first cycle.
-func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, *Step, error) {
+func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in StartInput) (*mcp.CallToolResult, *Step, error) {
 	n := in.MaxCandidates
 	switch {
 	case n < 0:
@@ -277,9 +278,9 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 	if err := checkBudget(in.BudgetTokens); err != nil {
 		return nil, nil, err
 	}
-	dir, err := s.resolveRepo(in.Repo)
-	if err != nil {
-		return nil, nil, err
+	dir, ask, err := s.resolveRepo(ctx, req, in.Repo)
+	if ask != nil || err != nil {
+		return ask, nil, err
 	}
 	repo, err := s.repos.get(ctx, dir, true)
 	if err != nil {
@@ -304,13 +305,21 @@ func (s *Server) start(ctx context.Context, _ *mcp.CallToolRequest, in StartInpu
 }
 
 // judge records the agent's judgments and moves the session on.
-func (s *Server) judge(ctx context.Context, _ *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, *Step, error) {
+func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeInput) (*mcp.CallToolResult, *Step, error) {
 	if strings.TrimSpace(in.Session) == "" {
 		return nil, nil, errors.New("judge: session is empty: pass the session id returned by start")
 	}
 	sess, err := s.sessions.get(in.Session)
 	if err != nil {
 		return nil, nil, fmt.Errorf("judge: %w", err)
+	}
+	// The client's roots may have changed since start, and a session id is
+	// no credential for another client's repository.
+	if ask, err := s.checkRepo(ctx, req, sess.dir); ask != nil || err != nil {
+		if err != nil {
+			err = fmt.Errorf("judge: %w", err)
+		}
+		return ask, nil, err
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
@@ -407,33 +416,49 @@ func (s *Server) finish(sess *session) *Step {
 	return &Step{Session: sess.id, Done: true, Result: res, Next: next}
 }
 
-// repo returns the warm repository named by a call (refreshed).
-func (s *Server) repo(ctx context.Context, p string) (backend, error) {
-	dir, err := s.resolveRepo(p)
-	if err != nil {
-		return nil, err
+// repo returns the warm repository named by a call (refreshed), or the
+// result that asks the client for its roots (see resolveRepo).
+func (s *Server) repo(ctx context.Context, req *mcp.CallToolRequest, p string) (backend, *mcp.CallToolResult, error) {
+	dir, ask, err := s.resolveRepo(ctx, req, p)
+	if ask != nil || err != nil {
+		return nil, ask, err
 	}
 	r, err := s.repos.get(ctx, dir, true)
 	if err != nil {
-		return nil, fmt.Errorf("open repository: %w", describe(err))
+		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
 	}
-	return r, nil
+	return r, nil, nil
 }
 
-// resolveRepo turns a call's repo argument into a canonical directory.
-// Relative paths are taken from the default repository.
-func (s *Server) resolveRepo(p string) (string, error) {
-	if strings.TrimSpace(p) == "" {
-		return s.baseDir, nil
+// guard runs a tool under the server's lifetime (Close cancels it), reports a
+// cancellation by its cause, and turns a panic into a tool error: one bad
+// call never ends the server.
+func guard[In, Out any](s *Server, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		ctx, cancel := s.callContext(ctx)
+		defer cancel()
+		defer func() {
+			if p := recover(); p != nil {
+				name := ""
+				if req != nil && req.Params != nil {
+					name = req.Params.Name
+				}
+				s.log.Error("hone mcp: a tool panicked; the server goes on", "tool", name, "panic", p, "stack", string(debug.Stack()))
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("%s: internal error: %v (please report it)", name, p)
+			}
+		}()
+		res, out, err = h(ctx, req, in)
+		if err != nil {
+			// The server's end first: AfterFunc cancels ctx a moment later.
+			if cause := context.Cause(s.life); cause != nil {
+				err = fmt.Errorf("%w (%v)", cause, err)
+			} else if ctx.Err() != nil {
+				err = fmt.Errorf("%w (%v)", context.Cause(ctx), err)
+			}
+		}
+		return res, out, err
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(s.baseDir, p)
-	}
-	dir, err := canonicalDir(p)
-	if err != nil {
-		return "", fmt.Errorf("repo: %w", describe(err))
-	}
-	return dir, nil
 }
 
 // repoPath checks that p names a file inside the repository at root: relative,

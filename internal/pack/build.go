@@ -262,6 +262,19 @@ func Build(in Input, opts Options) (string, error) {
 		} else {
 			lines = pf.f.unitLines(it.unit, unitCap)
 		}
+		if room >= 0 {
+			// A rough lower bound first: most units that cannot fit are
+			// turned away without measuring (masking) their lines.
+			rough := 0
+			for _, l := range lines {
+				if !pf.chosen[l] {
+					rough += pf.f.roughCost(l)
+				}
+			}
+			if used+rough*9/10 > room {
+				continue
+			}
+		}
 		before := pf.size()
 		var added []int
 		for _, l := range lines {
@@ -351,6 +364,16 @@ func rankPrior(rank int) float64 {
 	return rankPriorSecond * math.Pow(2/float64(rank), rankPriorDecay)
 }
 
+// roughCost is about what line l costs in an excerpt, without masking it
+// (masking changes a line by a few bytes): enough to choose lines by;
+// the budget is counted with lineCost.
+func (f *file) roughCost(l int) int {
+	if l > len(f.lines) {
+		return 0 // the one line of an empty or withheld file
+	}
+	return min(len(f.lines[l-1]), maxLineBytes+len(" …")) + f.width + len(" | \n")
+}
+
 // unitLines lists the lines that show u: all of them, or, when they cost
 // more than limit bytes (-1: no limit), its first line and the lines that
 // match the task's words with their context, best first within limit; a
@@ -362,7 +385,7 @@ func (f *file) unitLines(u unit, limit int) []int {
 	}
 	cost := 0
 	for l := u.from; l <= u.to; l++ {
-		cost += f.lineCost(l)
+		cost += f.roughCost(l)
 	}
 	if limit < 0 || cost <= limit {
 		for l := u.from; l <= u.to; l++ {
@@ -376,7 +399,7 @@ func (f *file) unitLines(u unit, limit int) []int {
 		start = f.defs[u.def].Line
 	}
 	out = append(out, start)
-	used := f.lineCost(start)
+	used := f.roughCost(start)
 	var ps []piece
 	for _, p := range f.pieces(false) {
 		if p.from >= u.from && p.to <= u.to {
@@ -388,7 +411,7 @@ func (f *file) unitLines(u unit, limit int) []int {
 		c := len(separator)
 		for l := p.from; l <= p.to; l++ {
 			if !taken[l] {
-				c += f.lineCost(l)
+				c += f.roughCost(l)
 			}
 		}
 		if used+c > limit {
