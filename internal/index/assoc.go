@@ -146,7 +146,7 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 		if npmi <= 0 {
 			continue
 		}
-		out = append(out, Assoc{Term: ix.termAt(u, w), Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
+		out = append(out, Assoc{Term: strings.Clone(ix.termAt(u, w)), Score: min(npmi, 1) * float64(c) / (float64(c) + assocShrink), Support: c})
 	}
 	countPool.Put(counts)
 	slices.SortFunc(out, func(a, b Assoc) int {
@@ -207,7 +207,7 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 	}
 	out := make([]string, len(all))
 	for i, x := range all {
-		out[i] = x.text
+		out[i] = strings.Clone(x.text) // not a view of the cache's buffer
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -749,10 +750,11 @@ func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bo
 	impBuf := make([]string, nImps)
 	ix.files = make([]File, n)
 	ix.inodes = make([]uint64, n)
+	langs := interner{}
 	for i := 0; i < n && d.err == nil; i++ {
 		f := &ix.files[i]
 		f.Path = str()
-		f.Lang = str()
+		f.Lang = langs.get(str())
 		f.Size = d.v()
 		f.ModTime = d.v()
 		ix.inodes[i] = d.uv()
@@ -794,6 +796,24 @@ func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bo
 	if d.err == nil && (d.i != len(d.b) || left != 0 || len(tagRecs)-at >= 8) {
 		d.fail()
 	}
+	// Paths (and languages) are copied out of the file's buffer, into one
+	// blob: a caller that keeps a path (a result, a log) keeps that blob
+	// alive, not the whole buffer.
+	total := 0
+	for i := range ix.files {
+		total += len(ix.files[i].Path)
+	}
+	var blob strings.Builder
+	blob.Grow(total)
+	for i := range ix.files {
+		blob.WriteString(ix.files[i].Path)
+	}
+	all, at2 := blob.String(), 0
+	for i := range ix.files {
+		n := len(ix.files[i].Path)
+		ix.files[i].Path = all[at2 : at2+n]
+		at2 += n
+	}
 	return d.err
 }
 
@@ -809,6 +829,34 @@ type lazyTags struct {
 	once       []sync.Once
 }
 
+// interner copies strings of a small set (languages, tag kinds) once.
+type interner map[string]string
+
+func (in interner) get(s string) string {
+	if v, ok := in[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	in[v] = v
+	return v
+}
+
+// kinds interns tag kinds across segments; guarded by kindsMu.
+var (
+	kindsMu  sync.Mutex
+	kindsMap = interner{}
+)
+
+type kindInterner struct{}
+
+func (kindInterner) get(s string) string {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	return kindsMap.get(s)
+}
+
+var kinds kindInterner
+
 // decodeTag reads one tag record; a string id out of range (a damaged file
 // that passed the checksum) reads as "".
 func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
@@ -820,7 +868,8 @@ func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 		}
 		return strs.at(int(i))
 	}
-	t := syntax.Tag{Name: s(), Parent: s(), Kind: s(), Line: int(min(d.uv(), math.MaxInt32))}
+	// Copied: a caller may keep a name (see decodeMeta).
+	t := syntax.Tag{Name: strings.Clone(s()), Parent: strings.Clone(s()), Kind: kinds.get(s()), Line: int(min(d.uv(), math.MaxInt32))}
 	if def {
 		t.End = int(min(uint64(t.Line)+d.uv(), math.MaxInt32))
 	}

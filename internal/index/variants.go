@@ -3,6 +3,7 @@ package index
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hone-dev/hone/internal/tokenize"
 )
@@ -24,7 +25,7 @@ func (ix *Index) Variants(term string) []string {
 		lo, hi := sg.prefix(stem)
 		for i := lo; i < hi; i++ {
 			if t := sg.terms.at(i); t != term && tokenize.Stem(t) == stem {
-				out = append(out, t)
+				out = append(out, strings.Clone(t)) // not a view of the cache's buffer
 			}
 		}
 	}
