@@ -129,6 +129,15 @@ type Options struct {
 	// is only read, so it may be in use meanwhile; it is ignored with
 	// NoCache.
 	Prev *Index
+	// Touched, when not nil, lists every repository path (forward slashes)
+	// that may have changed since Prev was opened, as a watcher of the tree
+	// saw them: Open then stats only those instead of walking the tree.
+	// When one of them is new to Prev (a file created, a directory), an
+	// ignore file, or no longer a plain file within the size limit, or when
+	// Prev is not what the cache holds, Open walks the tree as without it.
+	// An Open that did not walk reports in Stats.Skipped only the files
+	// whose content was refused.
+	Touched []string
 	// Logger receives each warning as Open meets it, the text of
 	// Stats.Warnings (a caller that logs them itself leaves it nil).
 	Logger *slog.Logger
@@ -143,6 +152,8 @@ type Stats struct {
 	Skipped  []walk.Skip
 	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger
 	Millis   int64
+	// Walked is false when Options.Touched spared the walk of the tree.
+	Walked bool
 	// CachePath is the cache file used ("" with NoCache).
 	CachePath string
 }

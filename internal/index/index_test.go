@@ -37,7 +37,7 @@ func plainWalk(ctx context.Context, root string, _ walk.Options, fn func(walk.Fi
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		return fn(walk.File{Path: filepath.ToSlash(rel), Abs: p, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Inode: inode(info)})
+		return fn(walk.File{Path: filepath.ToSlash(rel), Abs: p, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Inode: inodeOf(info)})
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -126,11 +127,17 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 
 	var files []walk.File
-	err = walkTree(ctx, abs, opts.Walk,
-		func(f walk.File) error { files = append(files, f); return nil },
-		func(s walk.Skip) { st.Skipped = append(st.Skipped, s) })
-	if err != nil {
-		return nil, st, fmt.Errorf("index: walk %s: %w", abs, err)
+	if opts.Touched != nil && old != nil && old == opts.Prev {
+		files = touchedFiles(old, opts.Touched, opts.Walk.MaxFileSize)
+	}
+	if files == nil {
+		st.Walked = true
+		err = walkTree(ctx, abs, opts.Walk,
+			func(f walk.File) error { files = append(files, f); return nil },
+			func(s walk.Skip) { st.Skipped = append(st.Skipped, s) })
+		if err != nil {
+			return nil, st, fmt.Errorf("index: walk %s: %w", abs, err)
+		}
 	}
 
 	// Decide per walked file: keep it where it is, keep a content skip, or
@@ -303,6 +310,63 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	st.Millis = time.Since(start).Milliseconds()
 	return ix, st, nil
+}
+
+// touchedFiles returns the files a walk of old's tree would find now, when
+// only the paths in touched may have changed since old was opened: old's
+// files as they were, each touched one stat'ed again (and left out when it
+// is gone). It returns nil when that cannot stand in for a walk: a touched
+// path old does not know (a new file or directory), an ignore file, or one
+// that is no longer a plain file within the size limit.
+func touchedFiles(old *Index, touched []string, maxSize int64) []walk.File {
+	if maxSize <= 0 {
+		maxSize = walk.DefaultMaxFileSize
+	}
+	skipped := make(map[string]bool, len(old.contentSkips))
+	for _, c := range old.contentSkips {
+		skipped[c.skip.Path] = true
+	}
+	now := make(map[string]*walk.File, len(touched))
+	for _, p := range touched {
+		switch path.Base(p) {
+		case ".gitignore", ".ignore", ".honeignore":
+			return nil
+		}
+		if _, ok := old.byPath[p]; !ok && !skipped[p] {
+			return nil
+		}
+		if _, ok := now[p]; ok {
+			continue
+		}
+		abs := filepath.Join(old.root, filepath.FromSlash(p))
+		fi, err := os.Lstat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			now[p] = nil // removed
+			continue
+		case err != nil, !fi.Mode().IsRegular(), fi.Size() > maxSize:
+			return nil
+		}
+		now[p] = &walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inodeOf(fi)}
+	}
+	files := make([]walk.File, 0, old.Len()+len(old.contentSkips))
+	add := func(p string, size, mtime int64, inode uint64) {
+		if f, ok := now[p]; ok {
+			if f != nil {
+				files = append(files, *f)
+			}
+			return
+		}
+		files = append(files, walk.File{Path: p, Abs: filepath.Join(old.root, filepath.FromSlash(p)), Size: size, ModTime: mtime, Inode: inode})
+	}
+	for id := range old.Len() {
+		f := old.meta(ID(id))
+		add(f.Path, f.Size, f.ModTime, old.inode(ID(id)))
+	}
+	for _, c := range old.contentSkips {
+		add(c.skip.Path, c.size, c.mtime, c.inode)
+	}
+	return files
 }
 
 // samePaths reports whether a and b index the same paths (so that their

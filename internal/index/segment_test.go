@@ -195,3 +195,47 @@ func TestFoldPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestTouched checks that an Open told which paths changed stats only those
+// and answers as a walk would, and that it walks when a touched path is new
+// to the index or an ignore file.
+func TestTouched(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	ctx := context.Background()
+	prev, _ := openT(t, root, cache)
+	open := func(touched ...string) (*Index, Stats) {
+		t.Helper()
+		ix, st, err := Open(ctx, root, Options{CacheDir: cache, Prev: prev, Touched: append([]string{}, touched...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold, _, err := Open(ctx, root, Options{NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIndex(t, cold, ix)
+		prev = ix
+		return ix, st
+	}
+	if ix, st := open(); st.Walked || st.Parsed != 0 || ix != prev {
+		t.Errorf("nothing touched: %+v", st)
+	}
+	os.WriteFile(filepath.Join(root, "app/settings.py"), []byte("BURST_QUOTA = 7\n"), 0o644)
+	if _, st := open("app/settings.py", "app/settings.py"); st.Walked || st.Parsed != 1 || st.Reused != prev.Len()-1 {
+		t.Errorf("one file edited: %+v", st)
+	}
+	os.Remove(filepath.Join(root, "docs/guide.md"))
+	if _, st := open("docs/guide.md"); st.Walked || st.Removed != 1 {
+		t.Errorf("one file removed: %+v", st)
+	}
+	os.WriteFile(filepath.Join(root, "app/new.py"), []byte("def fresh(): pass\n"), 0o644)
+	if _, st := open("app/new.py"); !st.Walked || st.Parsed != 1 {
+		t.Errorf("one file added: %+v", st)
+	}
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("app/new.py\n"), 0o644)
+	if ix, st := open(".gitignore"); !st.Walked {
+		t.Errorf("an ignore file touched: %+v", st)
+	} else if _, ok := ix.Lookup("app/new.py"); ok {
+		t.Error("the file the new ignore file names is still indexed")
+	}
+}
