@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,7 @@ import (
 	"github.com/hone-dev/hone/internal/task"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
+	"github.com/hone-dev/hone/internal/watch"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -95,6 +97,12 @@ type Options struct {
 	// History says where the commit history is read from (by default the
 	// git repository the directory is in, at HEAD).
 	History History
+	// Watch keeps a watcher of the tree (inotify, kqueue or the like) so
+	// that Refresh stats only the paths that changed instead of walking
+	// the tree; for a long-lived Repo (hone mcp). Where watching is not
+	// available, or the limit of watches is reached, Refresh walks as
+	// without it. Close releases the watcher.
+	Watch bool
 }
 
 // History says where the commit history behind the history signal (files
@@ -187,6 +195,16 @@ type Repo struct {
 	indexMs int64
 	hist    *history.Log
 	histMsg string
+
+	// watcher (with Options.Watch) collects the tree's changes; walkNext
+	// says the next Refresh must walk (the watcher started after the last
+	// walk, so it may have missed an edit made in between); watchSkip is
+	// the set of skipped directories it was started with.
+	watcher   *watch.Watcher
+	walkNext  bool
+	watchSkip []string
+	watchOff  bool // watching failed; not tried again
+	closed    bool
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when
@@ -269,7 +287,9 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
 	prev, _ := r.index()
+	touched := r.changes()
 	ix, st, err := index.Open(ctx, r.root, index.Options{
+		Touched:  touched,
 		Prev:     prev, // read the cache file again only if someone changed it
 		CacheDir: r.opts.CacheDir,
 		NoCache:  r.opts.NoCache,
@@ -291,9 +311,77 @@ func (r *Repo) Refresh(ctx context.Context) error {
 		return err
 	}
 	r.mu.Lock()
+	if !st.Walked {
+		// What the walk left out is as the last walk saw it.
+		st.Skipped = r.stats.Skipped
+	}
 	r.ix, r.stats, r.indexMs, r.hist, r.histMsg = ix, st, indexMs, hist, histMsg
+	if st.Walked && r.opts.Watch {
+		r.watchLocked(st.Skipped)
+	}
 	r.mu.Unlock()
 	return nil
+}
+
+// changes returns the paths the watcher saw change since the last Refresh,
+// or nil when the tree must be walked (no watcher, an incomplete set, or a
+// watcher started after the last walk).
+func (r *Repo) changes() []string {
+	r.mu.Lock()
+	w, walk := r.watcher, r.walkNext
+	r.walkNext = false
+	r.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	paths, complete := w.Changes()
+	if !complete || walk {
+		return nil
+	}
+	return paths
+}
+
+// watchLocked (re)starts the watcher after a walk that skipped the
+// directories in skipped, unless one runs with the same set.
+func (r *Repo) watchLocked(skipped []walk.Skip) {
+	if r.watchOff || r.closed {
+		return
+	}
+	var dirs []string
+	for _, s := range skipped {
+		if strings.HasSuffix(s.Path, "/") {
+			dirs = append(dirs, strings.TrimSuffix(s.Path, "/"))
+		}
+	}
+	if r.watcher != nil && slices.Equal(dirs, r.watchSkip) {
+		return
+	}
+	if r.watcher != nil {
+		r.watcher.Close()
+		r.watcher = nil
+	}
+	w, err := watch.New(r.root, dirs)
+	if err != nil {
+		r.watchOff = true
+		r.opts.Logger.Warn("hone: not watching the tree; each refresh walks it", "err", err)
+		return
+	}
+	r.watcher, r.watchSkip, r.walkNext = w, dirs, true
+	r.opts.Logger.Debug("hone: watching the tree", "directories", w.Watches())
+}
+
+// Close releases what the Repo holds beyond memory (its watcher, with
+// Options.Watch). The Repo still answers afterwards; Refresh then walks.
+func (r *Repo) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	if r.watcher == nil {
+		return nil
+	}
+	err := r.watcher.Close()
+	r.watcher = nil
+	return err
 }
 
 // loadHistory reads the commit log, or returns nil: a repository without
