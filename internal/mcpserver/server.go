@@ -125,7 +125,10 @@ type backend interface {
 	Pack(res *hone.Result, opts hone.PackOptions) (string, error)
 }
 
+// openHone opens a repository for the server: it watches the tree, so that
+// a call refreshes the index from the tree's changes without walking it.
 func openHone(ctx context.Context, dir string, opts hone.Options) (backend, error) {
+	opts.Watch = true
 	r, err := hone.Open(ctx, dir, opts)
 	if err != nil {
 		return nil, err
@@ -215,6 +218,7 @@ func New(opts Options) (*Server, error) {
 // does that. Close is idempotent and always returns nil.
 func (s *Server) Close() error {
 	s.stop(errStopped)
+	s.repos.closeAll()
 	return nil
 }
 
@@ -432,7 +436,28 @@ func (c *repoCache) evictLocked() {
 				oldest, at = k, e.lastUse
 			}
 		}
+		closeRepo(c.repos[oldest])
 		delete(c.repos, oldest)
 		c.log.Info("hone mcp: closed repository (cache full)", "repo", oldest)
+	}
+}
+
+// closeRepo releases what an opened repository holds beyond memory (its
+// watcher), once its open is done; calls that still hold it go on.
+func closeRepo(e *repoEntry) {
+	go func() {
+		<-e.ready
+		if c, ok := e.repo.(io.Closer); ok && e.err == nil {
+			c.Close()
+		}
+	}()
+}
+
+// closeAll closes every repository.
+func (c *repoCache) closeAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.repos {
+		closeRepo(e)
 	}
 }
