@@ -60,6 +60,16 @@ func benchRoot(b *testing.B) string {
 	return root
 }
 
+// benchCache returns the cache directory of a benchmark that starts warm:
+// HONE_BENCH_CACHE when set (an index of a large tree built once), else a
+// fresh one.
+func benchCache(b *testing.B) string {
+	if dir := os.Getenv("HONE_BENCH_CACHE"); dir != "" {
+		return dir
+	}
+	return b.TempDir()
+}
+
 // BenchmarkOpenCold indexes the repository from nothing (target: < 5 s on
 // django's size, 2 cores).
 func BenchmarkOpenCold(b *testing.B) {
@@ -183,7 +193,7 @@ func editThenAnswer(b *testing.B, root string, repo *hone.Repo, reopen func() *h
 func BenchmarkEditThenAnswerServer(b *testing.B) {
 	root := benchRoot(b)
 	ctx := context.Background()
-	repo, err := hone.Open(ctx, root, hone.Options{CacheDir: b.TempDir(), Watch: true})
+	repo, err := hone.Open(ctx, root, hone.Options{CacheDir: benchCache(b), Watch: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -198,7 +208,7 @@ func BenchmarkEditThenAnswerServer(b *testing.B) {
 // watcher: each refresh walks the tree.
 func BenchmarkEditThenAnswerWalk(b *testing.B) {
 	root := benchRoot(b)
-	repo, err := hone.Open(context.Background(), root, hone.Options{CacheDir: b.TempDir()})
+	repo, err := hone.Open(context.Background(), root, hone.Options{CacheDir: benchCache(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -210,7 +220,7 @@ func BenchmarkEditThenAnswerWalk(b *testing.B) {
 // with BenchmarkWarmRun (target: under 1.2 times it).
 func BenchmarkEditThenAnswerCLI(b *testing.B) {
 	root := benchRoot(b)
-	cache := b.TempDir()
+	cache := benchCache(b)
 	open := func() *hone.Repo {
 		repo, err := hone.Open(context.Background(), root, hone.Options{CacheDir: cache})
 		if err != nil {
