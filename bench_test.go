@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -182,6 +183,15 @@ func editThenAnswer(b *testing.B, root string, repo *hone.Repo, reopen func() *h
 		}
 		if _, err := repo.Retrieve(ctx, benchTask, hone.RetrieveOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if st, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, l := range strings.Split(string(st), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+				kb, _ := strconv.Atoi(f[1])
+				b.ReportMetric(float64(kb)/1024, "rss-MiB")
+			}
 		}
 	}
 }
