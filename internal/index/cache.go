@@ -260,8 +260,9 @@ func (s *sections) appendTo(out []byte) []byte {
 	return out
 }
 
-// encode serialises the segment.
-func (ix *segment) encode() []byte {
+// encode serialises the segment, stamped with the extractor fingerprint
+// print.
+func (ix *segment) encode(print uint64) []byte {
 	sids := map[string]uint32{"": 0}
 	strs := []string{""}
 	sid := func(s string) uint64 {
@@ -367,7 +368,7 @@ func (ix *segment) encode() []byte {
 	copy(out, segmentMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
 	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], crcTable))
-	binary.LittleEndian.PutUint64(out[16:], extractorPrint())
+	binary.LittleEndian.PutUint64(out[16:], print)
 	binary.LittleEndian.PutUint64(out[32:], uint64(len(dec)))
 	binary.LittleEndian.PutUint64(out[40:], uint64(len(view)))
 	return out

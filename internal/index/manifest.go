@@ -73,7 +73,7 @@ func (ix *Index) encodeManifest() []byte {
 	copy(out, cacheMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
 	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[manifestHead:], crcTable))
-	binary.LittleEndian.PutUint64(out[16:], extractorPrint())
+	binary.LittleEndian.PutUint64(out[16:], ix.printOf())
 	binary.LittleEndian.PutUint64(out[24:], exeStamp())
 	return out
 }
@@ -221,6 +221,7 @@ func load(p, root string, prev *Index, warn func(string, ...any)) (*Index, error
 		dead = append(dead, dd)
 	}
 	ix := newIndex(root, segs, dead, m.skips)
+	ix.print = m.print
 	if whole && ix.Len() == m.files {
 		ix.imports = m.imports
 		ix.invertGraph()
@@ -289,7 +290,7 @@ func save(p string, ix *Index) error {
 		if fi, err := os.Stat(sp); err == nil && sg.size.Load() == fi.Size() {
 			continue
 		}
-		b := sg.encode()
+		b := sg.encode(ix.printOf())
 		if _, err := replaceFile(sp, b); err != nil {
 			return err
 		}

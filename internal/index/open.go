@@ -289,6 +289,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		segDead = append(segDead, nil)
 	}
 	ix := newIndex(abs, segs, segDead, skips)
+	if old != nil {
+		ix.print = old.print // the segments it keeps carry it
+	}
 	st.Files = ix.Len()
 	st.Reused = st.Files - st.Parsed
 	if old != nil && old.imports != nil && samePaths(old, ix) {
@@ -386,7 +389,7 @@ func samePaths(a, b *Index) bool {
 // clone returns a copy of ix that shares its segments and arrays, for a
 // save that records another manifest version (ix may be in use elsewhere).
 func (ix *Index) clone() *Index {
-	cp := &Index{root: ix.root, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
+	cp := &Index{root: ix.root, print: ix.print, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
 		byPath: ix.byPath, deadDF: ix.deadDF, norm: ix.norm, imports: ix.imports, importedBy: ix.importedBy,
 		contentSkips: ix.contentSkips}
 	return cp

@@ -193,7 +193,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	ix := handIndex(resolveFiles)
 	sg := ix.segs[0]
 	sg.name = "index-0-0.seg"
-	b := sg.encode()
+	b := sg.encode(extractorPrint())
 	sg.size.Store(int64(len(b)))
 	got, err := decodeSegment(b, extractorPrint(), false)
 	if err != nil {

@@ -47,6 +47,10 @@ type Index struct {
 	uniOnce sync.Once
 	uni     *unified
 
+	// print is the extractor fingerprint its segments carry (0: not known
+	// yet; see printOf).
+	print uint64
+
 	// file is the version of the manifest that describes this index, as
 	// loaded or saved (nil: none).
 	file os.FileInfo
@@ -157,6 +161,16 @@ func (ix *Index) deriveNorms() {
 			ix.norm[id][i] = float32(fieldWeight[i] / (1 - b + b*float64(f.Len[i])/avg[i]))
 		}
 	}
+}
+
+// printOf returns the extractor fingerprint of ix's segments: the one its
+// manifest carried (checked when it was loaded), else the running
+// extractor's, which costs the set-up of every grammar the first time.
+func (ix *Index) printOf() uint64 {
+	if ix.print != 0 {
+		return ix.print
+	}
+	return extractorPrint()
 }
 
 // heldBy reports whether the manifest at p still describes ix.
