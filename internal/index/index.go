@@ -49,18 +49,30 @@
 // a term by normalised pointwise mutual information of file co-occurrence
 // (assoc.go).
 //
-// # Persistence
+// # Segments and persistence
 //
-// Open keeps one cache file per repository (cache.go describes the format):
-// the arrays are stored as they lie in memory and a warm Open reads the file
-// into one buffer and views them in it rather than decoding them. A warm
-// Open re-stats the tree, re-reads only files whose size, mtime or inode
-// changed, and drops deleted ones; a cache that is corrupt, truncated, of
-// another version or of another root is rebuilt with a warning. An index
-// never depends on its file once opened (nothing is mapped), and a reopen
-// that is given the index it had (Options.Prev) reads the file again only
-// when someone else changed it: a damaged file is then rewritten from the
-// index in memory.
+// The index is a set of immutable segments, each a complete index of some
+// files (forward index, postings, term table, name tables), read together
+// as Lucene and zoekt read theirs, with tombstones for the files a later
+// segment replaced or the tree lost. Index is the read interface over them:
+// file ids are dense in path order over the live files of all segments,
+// and document frequencies and field length averages are taken over the
+// live files, so that every score, tie and list is the one an index built
+// from scratch gives. Open keeps, per repository, a manifest naming the
+// segments, their tombstones and the resolved import graph, beside the
+// segment files (cache.go describes the format). A warm Open re-stats the
+// tree (or, with Options.Touched, only the paths a watcher saw change),
+// re-reads only files whose size, mtime or inode changed and writes them as
+// a new segment, which absorbs the segments small beside it (see
+// foldPlan): one edited file costs a segment of one file and a manifest.
+// The files of each segment are read into one heap buffer and its arrays
+// viewed in it rather than decoded; nothing is mapped, so an index never
+// depends on its files once opened. A manifest that is corrupt, truncated,
+// of another version or of another root is rebuilt with a warning; a
+// damaged segment costs its own files. A reopen given the index it had
+// (Options.Prev) reads nothing when the manifest still describes it, takes
+// from it every segment a newer manifest still names, and writes the files
+// again from memory when they were cut or removed.
 package index
 
 import (
