@@ -132,7 +132,7 @@ func extractorPrint() uint64 {
 			r, err := syntax.Extract(p.path, []byte(p.src))
 			fmt.Fprintf(h, "%s|%v|%v|%v|%v|%v\n", p.path, r.Lang, r.Defs, r.Refs, r.Imports, err)
 		}
-		fmt.Fprintf(h, "sniff|%s\n", walk.SniffRules)
+		fmt.Fprintf(h, "sniff|%d\n", walk.SniffRules)
 		printVal = h.Sum64()
 	})
 	return printVal

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // A ruleSet matches a string against many regular expressions for about the
@@ -12,19 +13,22 @@ import (
 // each rule is guarded by the literals that every one of its matches
 // contains, found in the top-level concatenation of its syntax tree with
 // regexp/syntax: (^|/)jquery([^.]*)\.js$ needs "jquery", and ".js" at the
-// end. A scan of the string looks its two-byte windows up in a bit set of the
+// end. A scan of the string looks its two-byte windows up in a table of the
 // first two bytes of each rule's longest literal; an expression runs only
 // where that literal occurs and the rule's other literals are in the string.
 // A rule without a literal of two bytes or more is tried on every string.
+// An expression is compiled the first time its guard admits a string: most
+// rules never run in a given repository, and compiling all of them would
+// cost ~1 ms at every start.
 //
 // A ruleSet is immutable once built and safe for concurrent use.
 type ruleSet struct {
-	rules []Rule
-	res   []*regexp.Regexp
-	lits  []guard
-	open  []int32              // rules without a key: tried on every string
-	heads map[uint16][]int32   // rules by the first two bytes of their key
-	bits  [1 << 16 / 64]uint64 // the keys of heads
+	rules  []Rule
+	res    []*lazyRegexp
+	lits   []guard
+	open   []int32        // rules without a key: tried on every string
+	heads  [1 << 16]uint8 // by the first two bytes of a key: 1 + its index in groups, or 0
+	groups [][]int32      // the rules of each key's first two bytes
 }
 
 // guard is what a string must hold for a rule to match it.
@@ -47,22 +51,38 @@ func (g *guard) admits(s string) bool {
 	return true
 }
 
-func (s *ruleSet) add(r Rule, re *regexp.Regexp) {
+// lazyRegexp is an expression compiled on first use.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp // nil if src does not compile: then it matches nothing
+}
+
+func (l *lazyRegexp) MatchString(s string) bool {
+	l.once.Do(func() { l.re, _ = regexp.Compile(l.src) })
+	return l.re != nil && l.re.MatchString(s)
+}
+
+// add adds the rule r, whose expression has the guard g.
+func (s *ruleSet) add(r Rule, g guard) {
 	i := int32(len(s.rules))
 	s.rules = append(s.rules, r)
-	s.res = append(s.res, re)
-	g := guardOf(re.String())
+	s.res = append(s.res, &lazyRegexp{src: r.Pattern})
 	s.lits = append(s.lits, g)
 	if g.key == "" {
 		s.open = append(s.open, i)
 		return
 	}
-	if s.heads == nil {
-		s.heads = map[uint16][]int32{}
-	}
 	k := uint16(g.key[0])<<8 | uint16(g.key[1])
-	s.heads[k] = append(s.heads[k], i)
-	s.bits[k>>6] |= 1 << (k & 63)
+	switch {
+	case s.heads[k] > 0:
+		s.groups[s.heads[k]-1] = append(s.groups[s.heads[k]-1], i)
+	case len(s.groups) < 255:
+		s.groups = append(s.groups, []int32{i})
+		s.heads[k] = uint8(len(s.groups))
+	default: // the table is full: try the rule on every string
+		s.open = append(s.open, i)
+	}
 }
 
 // match returns the first rule found that matches str. With dir, str is a
@@ -76,11 +96,11 @@ func (s *ruleSet) match(str string, dir bool) (Rule, bool) {
 		}
 	}
 	for j := 0; j+1 < len(str); j++ {
-		k := uint16(str[j])<<8 | uint16(str[j+1])
-		if s.bits[k>>6]&(1<<(k&63)) == 0 {
+		h := s.heads[uint16(str[j])<<8|uint16(str[j+1])]
+		if h == 0 {
 			continue
 		}
-		for _, i := range s.heads[k] {
+		for _, i := range s.groups[h-1] {
 			g := &s.lits[i]
 			if !(dir && g.end) && strings.HasPrefix(str[j:], g.key) && g.admits(str) && s.res[i].MatchString(str) {
 				return s.rules[i], true

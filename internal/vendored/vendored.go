@@ -6,10 +6,14 @@
 //
 // # Rules
 //
-// The rules are GitHub Linguist's vendor.yml, as go-enry ships it
+// The rules are GitHub Linguist's vendor.yml, as go-enry v2.9.6 ships it
 // (data.VendorMatchers: regular expressions over a slash-separated path),
 // less those that would take the project's own code (excluded, below, each
-// with its reason), plus a few of hone's (honeRules). Every rule is one of two
+// with its reason), plus a few of hone's (honeRules). hone does not import
+// go-enry at run time: its data package costs ~20 ms of CPU and 5 MB at
+// every start, for language statistics hone does not use. The rules are
+// copied into linguist.go by TestLinguistRules, which fails when go.mod's
+// go-enry no longer has them (refresh with -update). Every rule is one of two
 // kinds:
 //
 //   - A name rule has no "/" of its own, except a leading (^|/), and is not
@@ -42,11 +46,8 @@
 package vendored
 
 import (
-	"path"
-	"regexp"
 	"strings"
-
-	"github.com/go-enry/go-enry/v2/data"
+	"sync"
 )
 
 // Origin says whose a rule is.
@@ -152,30 +153,39 @@ var honeRules = []honeRule{
 // name-<version>[.slim][.min], name-<version>.umd|.esm|.bundle[.min].
 const versioned = `^[A-Za-z][A-Za-z0-9_.+-]*?[-.]v?[0-9]+\.[0-9]+(\.[0-9]+)?([-+][0-9A-Za-z.-]*[0-9A-Za-z])?((\.slim)?(\.min)?|(\.umd|\.esm|\.bundle)(\.min)?)`
 
-// names and paths are the name rules and the path rules.
-var names, paths = build()
+// linguistRule is one of Linguist's vendor rules with what a ruleSet needs
+// of it, worked out once by TestLinguistRules (see linguist.go).
+type linguistRule struct {
+	pattern string
+	name    bool // a name rule; else a path rule
+	guard   guard
+}
 
-func build() (names, paths *ruleSet) {
-	names, paths = &ruleSet{}, &ruleSet{}
-	for _, re := range data.VendorMatchers {
-		if re == nil || excluded[re.String()] != "" {
+// sets are the name rules and the path rules.
+type sets struct{ names, paths *ruleSet }
+
+// rules builds the sets on first use.
+var rules = sync.OnceValue(func() sets {
+	s := sets{&ruleSet{}, &ruleSet{}}
+	for _, l := range linguistRules {
+		if excluded[l.pattern] != "" {
 			continue
 		}
-		set := paths
-		if isNameRule(re.String()) {
-			set = names
+		set := s.paths
+		if l.name {
+			set = s.names
 		}
-		set.add(Rule{Origin: Linguist, Pattern: re.String()}, re)
+		set.add(Rule{Origin: Linguist, Pattern: l.pattern}, l.guard)
 	}
 	for _, h := range honeRules {
-		set := paths
+		set := s.paths
 		if h.name {
-			set = names
+			set = s.names
 		}
-		set.add(Rule{Origin: Hone, Pattern: h.pattern, Why: h.why}, regexp.MustCompile(h.pattern))
+		set.add(Rule{Origin: Hone, Pattern: h.pattern, Why: h.why}, guardOf(h.pattern))
 	}
-	return names, paths
-}
+	return s
+})
 
 // Dir reports whether the directory at rel (repository-relative,
 // slash-separated, without a trailing "/") is bundled third-party code
@@ -185,20 +195,22 @@ func Dir(rel string) (Rule, bool) {
 	if rel == "" {
 		return Rule{}, false
 	}
-	if r, ok := names.match(path.Base(rel)+"/", true); ok {
+	s, dir := rules(), rel+"/"
+	if r, ok := s.names.match(dir[strings.LastIndexByte(rel, '/')+1:], true); ok {
 		return r, true
 	}
-	return paths.match(rel+"/", true)
+	return s.paths.match(dir, true)
 }
 
 // File reports whether the file at rel is bundled third-party code by its
 // own name or path, and by which rule; the directories above it are the
 // caller's to check with Dir.
 func File(rel string) (Rule, bool) {
-	if r, ok := names.match(path.Base(rel), false); ok {
+	s := rules()
+	if r, ok := s.names.match(rel[strings.LastIndexByte(rel, '/')+1:], false); ok {
 		return r, true
 	}
-	return paths.match(rel, false)
+	return s.paths.match(rel, false)
 }
 
 // Path reports whether the file at rel is bundled third-party code, by any
@@ -209,7 +221,7 @@ func Path(rel string) (Rule, bool) {
 		if i < 0 {
 			break
 		}
-		if r, ok := names.match(rest[:i+1], true); ok {
+		if r, ok := rules().names.match(rest[:i+1], true); ok {
 			return r, true
 		}
 		rest = rest[i+1:]
