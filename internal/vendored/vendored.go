@@ -139,7 +139,7 @@ var honeRules = []honeRule{
 	{`(^|/)jspm_packages/`, false, "installed jspm packages"},
 	{`(^|/)Pods/`, false, "CocoaPods dependencies"},
 	{`(^|/)\.yarn/`, false, "Yarn's cache and releases"},
-	{`(^|/)[Ee]xtern(als)?/`, false, "bundled dependencies (matplotlib extern/, astropy extern/, scikit-learn externals/)"},
+	{`(^|/)[Ee]xtern(als)?/`, false, "bundled dependencies"},
 	{`(^|/)bootstrap([^/.]*)(\..*)?\.(css|less|scss|styl)$`, true, "Linguist's bootstrap rule, for style sheets"},
 	{`(^|/)bootstrap([^/.]+(\..*)?|\..+)\.js$`, true, "Linguist's bootstrap rule, for scripts but bootstrap.js"},
 	// A project does not version its own files in their names; it does
