@@ -39,9 +39,11 @@
 // 60-byte path, ~500 µs for all of them: more than the walk spends on a
 // file. So each rule is keyed by a literal every match of it contains, and
 // an expression runs only on a string holding its literal (see ruleSet):
-// File costs a scan of the name and the path, ~0.2 µs.
+// File costs a scan of the name and the path, ~0.2 µs; on django the walk
+// spends ~8% more CPU than with hone's earlier lists of names.
 //
-// Everything here is immutable after package initialisation and safe for
+// The rule sets are built on first use (no expression is compiled until a
+// string holds its literal) and immutable after; everything here is safe for
 // concurrent use.
 package vendored
 
