@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -323,5 +324,18 @@ func TestRefineLearnsTheCodebasesVocabulary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Uses says what the code at some lines reads: isTokenExpired (tokens.ts
+// line 25) calls expiryOf, which jwt-utils.ts defines.
+func TestUses(t *testing.T) {
+	repo := open(t, "testdata/auth-service")
+	got := repo.Uses("src/auth/tokens.ts", []int{25})
+	if !slices.Contains(got, "src/auth/jwt-utils.ts") || slices.Contains(got, "src/auth/tokens.ts") {
+		t.Errorf("Uses(tokens.ts, 25) = %v, want jwt-utils.ts and not tokens.ts itself", got)
+	}
+	if got := repo.Uses("no/such.ts", []int{1}); got != nil {
+		t.Errorf("Uses(no/such.ts) = %v, want nil", got)
 	}
 }
