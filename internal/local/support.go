@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
 )
 
@@ -59,27 +60,11 @@ func (e *Evaluator) link(target, id index.ID) string {
 	}
 	tf, f := e.ix.File(target), e.ix.File(id)
 	tname := path.Base(tf.Path)
-	defs := map[string]bool{}
-	for _, d := range f.Defs {
-		if e.specific(d.Name) {
-			defs[d.Name] = true
-		}
+	if n := e.firstUse(tf.Refs, f.Defs); n != "" {
+		return fmt.Sprintf("defines %s, which %s uses", n, tname)
 	}
-	for _, r := range tf.Refs {
-		if defs[r.Name] {
-			return fmt.Sprintf("defines %s, which %s uses", r.Name, tname)
-		}
-	}
-	tdefs := map[string]bool{}
-	for _, d := range tf.Defs {
-		if e.specific(d.Name) {
-			tdefs[d.Name] = true
-		}
-	}
-	for _, r := range f.Refs {
-		if tdefs[r.Name] {
-			return fmt.Sprintf("uses %s from %s", r.Name, tname)
-		}
+	if n := e.firstUse(f.Refs, tf.Defs); n != "" {
+		return fmt.Sprintf("uses %s from %s", n, tname)
 	}
 	for _, x := range e.ix.Imports(target) {
 		if x == id {
@@ -141,6 +126,23 @@ func (e *Evaluator) names(id index.ID, stands map[string][]string) map[string]bo
 		m[w] = true
 	}
 	return m
+}
+
+// firstUse returns the first of refs that names a specific definition of
+// defs, or "".
+func (e *Evaluator) firstUse(refs, defs []syntax.Tag) string {
+	specific := map[string]bool{}
+	for _, d := range defs {
+		if e.specific(d.Name) {
+			specific[d.Name] = true
+		}
+	}
+	for _, r := range refs {
+		if specific[r.Name] {
+			return r.Name
+		}
+	}
+	return ""
 }
 
 // support lifts up to MaxSupport of js (judged and competed) into the
