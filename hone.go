@@ -86,7 +86,9 @@ type Options struct {
 	NoCache bool
 	// MaxFileSize skips larger files (0: 1 MiB).
 	MaxFileSize int64
-	// IncludeVendored indexes vendor/, node_modules/ and the like.
+	// IncludeVendored indexes bundled third-party code (vendor/,
+	// node_modules/, wwwroot/lib/, jquery.js: GitHub Linguist's vendor
+	// rules, less those that would take the project's own code).
 	IncludeVendored bool
 	// IncludeData indexes non-source data such as translation catalogs (*.po).
 	IncludeData bool

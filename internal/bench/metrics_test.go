@@ -143,7 +143,7 @@ func TestScore(t *testing.T) {
 	runs := map[string]*Run{
 		// gold first: every cut-off 1; selection {a, q}: precision 1/2, recall 1.
 		// Scored 0.95 (gold), 0.75 and 0.3: one file in each of three bands.
-		"one": {Ranked: []string{"a", "q", "r"}, Scores: []float64{0.95, 0.75, 0.3}, Files: []string{"a", "q"}, Cycles: 1,
+		"one": {Ranked: []string{"a", "q", "r"}, Scores: []float64{0.95, 0.75, 0.3}, GoldUses: []string{"q"}, Files: []string{"a", "q"}, Cycles: 1,
 			Stopped: "cycle 1: 3 files at or above 0.70 and no critical gap", IndexMs: 10, RetrieveMs: 100},
 		// gold at ranks 2 and 4: Acc@1 0, Acc@3 0, Acc@5 1, Hit@1 0, Hit@3 1,
 		// Recall@3 1/2, RR 1/2; empty selection: precision 0, recall 0.
@@ -166,8 +166,9 @@ func TestScore(t *testing.T) {
 		IndexMsMedian: 20, IndexMsP95: 30, RetrieveMsMedian: 200, RetrieveMsP95: 300,
 		// a is selected, of the four gold files a, b, c and x.
 		SelectedGoldShare: 1.0 / 4,
-		Calibration: []Band{{0.9, 1, 1, 1}, {0.8, 0.9, 0, 0}, {0.7, 0.8, 1, 0}, {0.6, 0.7, 0, 0}, {0.5, 0.6, 0, 0},
-			{0.4, 0.5, 0, 0}, {0.2, 0.4, 1, 0}, {0, 0.2, 0, 0}},
+		// q is a file a's fix uses: it counts in the second share.
+		Calibration: []Band{{0.9, 1, 1, 1, 1}, {0.8, 0.9, 0, 0, 0}, {0.7, 0.8, 1, 0, 1}, {0.6, 0.7, 0, 0, 0}, {0.5, 0.6, 0, 0, 0},
+			{0.4, 0.5, 0, 0, 0}, {0.2, 0.4, 1, 0, 0}, {0, 0.2, 0, 0, 0}},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("Score mismatch (-want +got):\n%s", d)

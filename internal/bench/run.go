@@ -85,6 +85,10 @@ type Run struct {
 	// Packs are the coverage of the run's context pack at each of
 	// Options.PackBudgets, in that order.
 	Packs []PackCoverage `json:"packs,omitempty"`
+	// GoldUses are the files, other than the gold files, that the code at
+	// the gold hunks uses directly (hone.Repo.Uses), for the calibration
+	// table; set on the default run of instances with gold hunks.
+	GoldUses []string `json:"gold_uses,omitempty"`
 }
 
 // Prediction is one line of the predictions file: hone's default retrieval,
@@ -577,6 +581,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	if extra != nil {
 		r.Extra = extra()
 	}
+	r.GoldUses = goldUses(repo, in)
 	pr.Run = *r
 	if p.opts.Baseline || p.opts.Ablate {
 		if pr.Baseline, err = p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: true}, 0); err != nil {
@@ -606,6 +611,24 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 		}
 	}
 	return pr
+}
+
+// goldUses returns the files the code at the instance's gold hunks uses,
+// the gold files left out.
+func goldUses(repo *hone.Repo, in Instance) []string {
+	gold := goldSet(in.Gold)
+	seen := map[string]bool{}
+	var out []string
+	for _, h := range in.GoldHunks {
+		for _, p := range repo.Uses(h.Path, h.Lines) {
+			if !gold[p] && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // retrieve runs one retrieval and measures its packs; explain is how many

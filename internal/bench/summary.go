@@ -74,12 +74,14 @@ type PackFigures struct {
 }
 
 // Band is one relevance band of the calibration table: the files scored
-// in [From, To), and how many of them the fix changed.
+// in [From, To), how many of them the fix changed, and how many the fix
+// changed or its code uses directly (Run.GoldUses).
 type Band struct {
 	From  float64 `json:"from"`
 	To    float64 `json:"to"`
 	Files int     `json:"files"`
 	Gold  int     `json:"gold"`
+	Used  int     `json:"gold_or_used"`
 }
 
 // Bands are the calibration table's relevance bands, highest first: the
@@ -140,12 +142,16 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 			}
 		}
 		g := goldSet(in.Gold)
+		uses := goldSet(r.GoldUses)
 		for i, p := range r.Ranked[:min(len(r.Ranked), len(r.Scores))] {
 			for j, b := range Bands {
 				if r.Scores[i] >= b[0] && r.Scores[i] < b[1] {
 					bands[j].Files++
 					if g[p] {
 						bands[j].Gold++
+					}
+					if g[p] || uses[p] {
+						bands[j].Used++
 					}
 					break
 				}
@@ -448,13 +454,14 @@ func writeCalibration(w io.Writer, bands []Band) error {
 	}
 	fmt.Fprintf(w, "\ncalibration (the first %d ranked files of each instance):\n", ScoredFiles)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "relevance\tfiles\tchanged by the fix %\t")
+	fmt.Fprintln(tw, "relevance\tfiles\tchanged by the fix %\tchanged or used by the fixed code %\t")
 	for _, b := range bands {
-		share := 0.0
+		share, used := 0.0, 0.0
 		if b.Files > 0 {
 			share = 100 * float64(b.Gold) / float64(b.Files)
+			used = 100 * float64(b.Used) / float64(b.Files)
 		}
-		fmt.Fprintf(tw, "%.1f-%.1f\t%d\t%.1f\t\n", b.From, b.To, b.Files, share)
+		fmt.Fprintf(tw, "%.1f-%.1f\t%d\t%.1f\t%.1f\t\n", b.From, b.To, b.Files, share, used)
 	}
 	return tw.Flush()
 }

@@ -124,7 +124,7 @@ func (c *common) register(cmd *cobra.Command) {
 	f.StringVar(&c.cacheDir, "cache-dir", "", "index cache directory (default $HONE_CACHE_DIR, else the user cache dir)")
 	f.BoolVar(&c.noCache, "no-cache", false, "index in memory only; read and write no cache")
 	f.Int64Var(&c.maxFileSize, "max-file-size", 1<<20, "skip files larger than this many bytes")
-	f.BoolVar(&c.includeVendored, "include-vendored", false, "index vendor/, node_modules/ and similar directories")
+	f.BoolVar(&c.includeVendored, "include-vendored", false, "index bundled third-party code (Linguist's vendor rules: node_modules/, wwwroot/lib/, jquery.js ...)")
 	f.BoolVar(&c.includeData, "include-data", false, "index non-source data such as translation catalogs (*.po)")
 	f.BoolVar(&c.noHistory, "no-history", false, "read no commit history (files that past commits like the task touched)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/hone-dev/hone/internal/syntax"
+	"github.com/hone-dev/hone/internal/walk"
 )
 
 // The cache of one repository is a manifest, index-<hash of the absolute
@@ -139,7 +140,9 @@ var (
 )
 
 // extractorPrint fingerprints the syntax extractor by its output on a few
-// small probes, so that a cache written by an older extractor is rebuilt.
+// small probes, and the content rules by walk.SniffRules, so that a cache
+// written by an older extractor, or holding older verdicts on what to skip,
+// is rebuilt.
 func extractorPrint() uint64 {
 	printOnce.Do(func() {
 		h := fnv.New64a()
@@ -155,6 +158,7 @@ func extractorPrint() uint64 {
 			r, err := syntax.Extract(p.path, []byte(p.src))
 			fmt.Fprintf(h, "%s|%v|%v|%v|%v|%v\n", p.path, r.Lang, r.Defs, r.Refs, r.Imports, err)
 		}
+		fmt.Fprintf(h, "sniff|%d\n", walk.SniffRules)
 		printVal = h.Sum64()
 	})
 	return printVal

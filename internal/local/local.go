@@ -520,7 +520,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		j.evidence = unsquash(j.plain)
 	}
 	e.compete(js)
-	e.support(js)
+	e.support(js, stands)
 	out := make([]loop.Evaluation, 0, len(js))
 	for _, j := range js {
 		ev := loop.Evaluation{Path: j.cand.Path, Relevance: j.score, Reason: e.reason(j)}

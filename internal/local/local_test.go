@@ -333,8 +333,8 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	ix := openFixture(t)
 	const text = "Fix login in app/api/views.py"
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
-	// Competition off: this test checks the links' arithmetic.
-	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true, NoCompetition: true})
+	// Competition and support off: this test checks the links' arithmetic.
+	noLinks, _ := newEval(t, ix, text, Options{NoLinks: true, NoCompetition: true, NoSupport: true})
 	in := loop.EvalInput{Task: text, Candidates: candidates(views, throttle)}
 	// The first pass lends its relevance: the squashed sum of its signals.
 	r := squash(reasonSum(t, evalOne(t, noLinks, in, views).Reason))
@@ -345,7 +345,7 @@ func TestEvaluateLinksWithinCycle(t *testing.T) {
 	if before >= SquashKnee {
 		t.Fatalf("fixture: %s scores %v without links, want it below SquashKnee", throttle, before)
 	}
-	links, _ := newEval(t, ix, text, Options{NoCompetition: true})
+	links, _ := newEval(t, ix, text, Options{NoCompetition: true, NoSupport: true})
 	after := evalOne(t, links, in, throttle)
 	gain := math.Min(LinkCap, (WeightImport+WeightDefUse)*r)
 	if want := squash(before + gain); math.Abs(after.Relevance-want) > 0.005 {
@@ -362,12 +362,12 @@ func TestEvaluateCompetition(t *testing.T) {
 	const views, throttle = "app/api/views.py", "app/api/throttle.py"
 	in := loop.EvalInput{Task: text, Cycle: 1, Candidates: candidates(views, throttle)}
 	// Focus off: the fixture's throttle.py must stay below CompetitionFloor.
-	alone, _ := newEval(t, ix, text, Options{NoCompetition: true, NoFocus: true})
+	alone, _ := newEval(t, ix, text, Options{NoCompetition: true, NoFocus: true, NoSupport: true})
 	plainViews, plainThrottle := evalOne(t, alone, in, views), evalOne(t, alone, in, throttle)
 	if plainViews.Relevance <= plainThrottle.Relevance {
 		t.Fatalf("fixture: %s (%v) should lead %s (%v)", views, plainViews.Relevance, throttle, plainThrottle.Relevance)
 	}
-	e, _ := newEval(t, ix, text, Options{NoFocus: true})
+	e, _ := newEval(t, ix, text, Options{NoFocus: true, NoSupport: true})
 	evs, err := e.Evaluate(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -743,5 +743,54 @@ func TestLinkSourceJudgedByOthers(t *testing.T) {
 	other.Relevance = 0.1
 	if link(e, other) {
 		t.Errorf("%s judged 0.1 by another evaluator still lends links", views)
+	}
+}
+
+// Support lifts a file one hop from the target that the task supports
+// into the selection, below the target, and says how they are linked; at
+// most MaxSupport files are lifted, and NoSupport turns it off.
+func TestSupport(t *testing.T) {
+	ix := openFixture(t)
+	const text = "Fix login in app/api/views.py"
+	const views, throttle = "app/api/views.py", "app/api/throttle.py"
+	var all []string
+	for i := 0; i < ix.Len(); i++ {
+		all = append(all, ix.Path(index.ID(i)))
+	}
+	in := loop.EvalInput{Task: text, Cycle: 1, Candidates: candidates(all...)}
+	judge := func(opts Options) map[string]loop.Evaluation {
+		e, _ := newEval(t, ix, text, opts)
+		evs, err := e.Evaluate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]loop.Evaluation{}
+		for _, ev := range evs {
+			m[ev.Path] = ev
+		}
+		return m
+	}
+	off, on := judge(Options{NoSupport: true}), judge(Options{})
+	if off[throttle].Relevance >= loop.DefaultThreshold {
+		t.Fatalf("fixture: %s reaches the threshold without support (%v)", throttle, off[throttle].Relevance)
+	}
+	got := on[throttle]
+	if got.Relevance < SupportBase || got.Relevance > SupportBase+SupportSpan || got.Relevance >= on[views].Relevance {
+		t.Errorf("%s with support: %v, want in [%v, %v] and below %s's %v", throttle, got.Relevance, SupportBase, SupportBase+SupportSpan, views, on[views].Relevance)
+	}
+	if !strings.Contains(got.Reason, "context for views.py: defines Throttle, which views.py uses") {
+		t.Errorf("%s's reason %q does not say how it is linked to views.py", throttle, got.Reason)
+	}
+	lifted := 0
+	for p, ev := range on {
+		if strings.Contains(ev.Reason, "context for") {
+			lifted++
+			if off[p].Relevance >= loop.DefaultThreshold {
+				t.Errorf("%s was lifted although it reached the threshold on its own", p)
+			}
+		}
+	}
+	if lifted == 0 || lifted > MaxSupport {
+		t.Errorf("%d files lifted, want 1 to %d", lifted, MaxSupport)
 	}
 }

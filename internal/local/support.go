@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
 )
 
@@ -45,7 +46,7 @@ const (
 	MaxSupport = 2
 	// SupportFloor is the least relevance, before competition, of a file
 	// lifted: the task must speak for it too.
-	SupportFloor = 0.5
+	SupportFloor = 0.45
 	// SupportBase and SupportSpan place a lifted file in [SupportBase,
 	// SupportBase+SupportSpan]: selected, below the target's band.
 	SupportBase = 0.7
@@ -59,27 +60,11 @@ func (e *Evaluator) link(target, id index.ID) string {
 	}
 	tf, f := e.ix.File(target), e.ix.File(id)
 	tname := path.Base(tf.Path)
-	defs := map[string]bool{}
-	for _, d := range f.Defs {
-		if e.specific(d.Name) {
-			defs[d.Name] = true
-		}
+	if n := e.firstUse(tf.Refs, f.Defs); n != "" {
+		return fmt.Sprintf("defines %s, which %s uses", n, tname)
 	}
-	for _, r := range tf.Refs {
-		if defs[r.Name] {
-			return fmt.Sprintf("defines %s, which %s uses", r.Name, tname)
-		}
-	}
-	tdefs := map[string]bool{}
-	for _, d := range tf.Defs {
-		if e.specific(d.Name) {
-			tdefs[d.Name] = true
-		}
-	}
-	for _, r := range f.Refs {
-		if tdefs[r.Name] {
-			return fmt.Sprintf("uses %s from %s", r.Name, tname)
-		}
+	if n := e.firstUse(f.Refs, tf.Defs); n != "" {
+		return fmt.Sprintf("uses %s from %s", n, tname)
 	}
 	for _, x := range e.ix.Imports(target) {
 		if x == id {
@@ -96,14 +81,27 @@ func (e *Evaluator) link(target, id index.ID) string {
 
 // namesList returns the task's key words that file id names, in path then
 // definition order: words of its path (its directories and file name) and
-// of the specific names it defines.
-func (e *Evaluator) namesList(id index.ID) []string {
+// of the specific names it defines; a synonym the cycle's query holds names
+// the words it stands for (throttle.ts names "rate limiting").
+func (e *Evaluator) namesList(id index.ID, stands map[string][]string) []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(t string) {
-		if w := e.taskTerm(t); w != "" && e.keyTerms[w] && !seen[w] && len(w) >= 3 && !strings.ContainsAny(w, "._-") {
+	word := func(w string) {
+		if e.keyTerms[w] && !seen[w] && len(w) >= 3 && !strings.ContainsAny(w, "._-") {
 			seen[w] = true
 			out = append(out, w)
+		}
+	}
+	add := func(t string) {
+		if w := e.taskTerm(t); w != "" {
+			word(w)
+		}
+		for _, phrase := range stands[synonymKey+t] {
+			for _, f := range strings.Fields(phrase) {
+				if w := e.taskTerm(f); w != "" {
+					word(w)
+				}
+			}
 		}
 	}
 	f := e.ix.File(id)
@@ -122,17 +120,34 @@ func (e *Evaluator) namesList(id index.ID) []string {
 }
 
 // names is namesList as a set.
-func (e *Evaluator) names(id index.ID) map[string]bool {
+func (e *Evaluator) names(id index.ID, stands map[string][]string) map[string]bool {
 	m := map[string]bool{}
-	for _, w := range e.namesList(id) {
+	for _, w := range e.namesList(id, stands) {
 		m[w] = true
 	}
 	return m
 }
 
+// firstUse returns the first of refs that names a specific definition of
+// defs, or "".
+func (e *Evaluator) firstUse(refs, defs []syntax.Tag) string {
+	specific := map[string]bool{}
+	for _, d := range defs {
+		if e.specific(d.Name) {
+			specific[d.Name] = true
+		}
+	}
+	for _, r := range refs {
+		if specific[r.Name] {
+			return r.Name
+		}
+	}
+	return ""
+}
+
 // support lifts up to MaxSupport of js (judged and competed) into the
 // selection (see Support). Called with e.mu not held.
-func (e *Evaluator) support(js []*judged) {
+func (e *Evaluator) support(js []*judged, stands map[string][]string) {
 	if e.opts.NoSupport {
 		return
 	}
@@ -150,7 +165,7 @@ func (e *Evaluator) support(js []*judged) {
 		named int // key words it names that the target does not; 0 when linked
 	}
 	var cs []cand
-	targetNames := e.names(target)
+	targetNames := e.names(target, stands)
 	for _, j := range js {
 		e.mu.Lock()
 		why, was := e.supporters[j.cand.Path]
@@ -167,7 +182,7 @@ func (e *Evaluator) support(js []*judged) {
 			continue
 		}
 		var more []string
-		for _, w := range e.namesList(j.id) {
+		for _, w := range e.namesList(j.id, stands) {
 			if !targetNames[w] {
 				more = append(more, w)
 			}

@@ -137,7 +137,71 @@ func (f *file) units() []unit {
 		out = append(out, unit{from: from, to: max(from, e), def: i, parent: parent})
 		covered = e
 	}
-	return out
+	return f.fillGaps(out)
+}
+
+// fillGaps makes the units cover the file: a run of lines no unit holds
+// (module-level statements between definitions, class attributes after the
+// methods, the code after the last definition) becomes a unit of its own,
+// in its class when it lies in one; a run of blank lines joins the unit
+// before it, so that an insertion after a definition is shown with it.
+func (f *file) fillGaps(us []unit) []unit {
+	n := len(f.lines)
+	held := make([]bool, n+2)
+	for _, u := range us {
+		for l := u.from; l <= u.to && l <= n; l++ {
+			held[l] = true
+		}
+	}
+	sort.SliceStable(us, func(a, b int) bool { return us[a].from < us[b].from })
+	var out []unit
+	k := 0 // next unit of us to emit
+	for l := 1; l <= n; {
+		if held[l] {
+			for k < len(us) && us[k].from <= l {
+				out = append(out, us[k])
+				k++
+			}
+			l++
+			continue
+		}
+		end := l
+		for end+1 <= n && !held[end+1] {
+			end++
+		}
+		// Leading blank lines join the unit before.
+		for l < end && strings.TrimSpace(f.lines[l-1]) == "" && len(out) > 0 && out[len(out)-1].to == l-1 {
+			out[len(out)-1].to = l
+			l++
+		}
+		blank := true
+		for m := l; m <= end; m++ {
+			if strings.TrimSpace(f.lines[m-1]) != "" {
+				blank = false
+				break
+			}
+		}
+		switch {
+		case blank && len(out) > 0 && out[len(out)-1].to == l-1:
+			out[len(out)-1].to = end
+		case !blank:
+			out = append(out, unit{from: l, to: end, def: -1, parent: f.classAround(l)})
+		}
+		l = end + 1
+	}
+	return append(out, us[k:]...)
+}
+
+// classAround returns the index of the innermost class-like definition
+// whose lines hold line l, or -1.
+func (f *file) classAround(l int) int {
+	best := -1
+	for i, d := range f.defs {
+		if classLike[d.Kind] && d.Line <= l && d.End >= l && (best < 0 || d.Line >= f.defs[best].Line) {
+			best = i
+		}
+	}
+	return best
 }
 
 // hasMember reports whether a definition starts inside defs[i]'s lines

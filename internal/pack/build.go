@@ -71,8 +71,10 @@ const (
 	// maxUnitShare caps what one unit may take of the budget before it is
 	// cut to its matching lines.
 	maxUnitShare = 0.3
-	// maxPackFiles bounds the files considered.
-	maxPackFiles = 20
+	// maxPackFiles bounds the files considered: on a sample of the
+	// development set 8, 12 and 20 files gave the same coverage at 8,000
+	// tokens, and each file costs a read and a tokenization.
+	maxPackFiles = 12
 	// minPackRelevance: files below are tangential at best.
 	minPackRelevance = 0.2
 	// maxReasonBytes cuts a ranked (not selected) file's reason.

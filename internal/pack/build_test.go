@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
 )
@@ -94,5 +96,35 @@ func TestContextAimsAtTheNamedDefinition(t *testing.T) {
 		if budget >= 1000 && !strings.Contains(got, "## small.py") {
 			t.Errorf("budget %d: the ranked small file is missing although the budget has room:\n%s", budget, got)
 		}
+	}
+}
+
+// The units cover every line that is not blank: module-level statements
+// between definitions and class attributes after the methods are units of
+// their own (the latter in their class), and blank lines join the unit
+// before them.
+func TestUnitsCoverTheFile(t *testing.T) {
+	src := "import os\n\ndef a():\n    return 1\n\nX = a()\nregister(X)\n\nclass C:\n    def m(self):\n        pass\n\n    y = 2\n"
+	defs := []syntax.Tag{
+		{Name: "a", Kind: "function", Line: 3, End: 4},
+		{Name: "C", Kind: "class", Line: 9, End: 13},
+		{Name: "m", Kind: "method", Parent: "C", Line: 10, End: 11},
+	}
+	f := newFile("m.py", []byte(src), nil, defs, false)
+	type span struct{ From, To, Def, Parent int }
+	var got []span
+	for _, u := range f.units() {
+		got = append(got, span{u.from, u.to, u.def, u.parent})
+	}
+	want := []span{
+		{1, 2, -1, -1},  // head, and the blank line after it
+		{3, 5, 0, -1},   // a, and the blank line after it
+		{6, 8, -1, -1},  // X = a(); register(X)
+		{9, 9, 1, -1},   // C's header
+		{10, 12, 2, 1},  // m, and the blank line after it
+		{13, 13, -1, 1}, // y = 2, in C
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("units (-want +got):\n%s", d)
 	}
 }

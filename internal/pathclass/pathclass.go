@@ -15,11 +15,17 @@
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
+//	vendored: bundled third-party code, by package vendored's rules
+//	       (Linguist's): indexed only with --include-vendored, and then
+//	       neither the project's code nor its vocabulary, whatever its
+//	       directory (a vendored file under tests/ is vendored)
 package pathclass
 
 import (
 	"path"
 	"strings"
+
+	"github.com/hone-dev/hone/internal/vendored"
 )
 
 // Kind classifies a path.
@@ -31,6 +37,7 @@ const (
 	Doc
 	Example
 	Build
+	Vendored
 )
 
 func (k Kind) String() string {
@@ -43,6 +50,8 @@ func (k Kind) String() string {
 		return "example"
 	case Build:
 		return "build output"
+	case Vendored:
+		return "vendored"
 	}
 	return "code"
 }
@@ -65,6 +74,9 @@ func set(xs ...string) map[string]bool {
 
 // Of classifies a repository-relative, slash-separated path.
 func Of(p string) Kind {
+	if _, ok := vendored.Path(p); ok {
+		return Vendored
+	}
 	lower := strings.ToLower(p)
 	base := path.Base(lower)
 	ext := path.Ext(base)

@@ -35,6 +35,14 @@ func TestOf(t *testing.T) {
 		{"internal/attestation.go", Code},
 		{"internal/latest.go", Code},
 		{"internal/auth/testdata/golden.json", Test},
+		// Bundled third-party code, wherever it lies.
+		{"wwwroot/lib/jquery/dist/jquery.js", Vendored},
+		{"vendor/github.com/pkg/errors/errors.go", Vendored},
+		{"tests/vendor/jquery.js", Vendored},
+		{"docs/_static/jquery.js", Vendored},
+		{"static/js/app.min.js", Vendored},
+		{"wwwroot/js/site.js", Code},
+		{"django/core/cache/backends/base.py", Code},
 		// Build output.
 		{"dist/axios.js", Build},
 		{"packages/core/dist/index.mjs", Build},

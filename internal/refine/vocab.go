@@ -17,9 +17,10 @@ import (
 //   - a stop word, or shorter than three letters.
 //
 // And a file teaches only when it is the project's own code: not a test,
-// document, example or build output (pathclass), whose words are the
-// code's again or nobody's; a test or document teaches when the task is
-// about tests or documentation.
+// document, example, build output or bundled third-party code (pathclass),
+// whose words are the code's again or nobody's (generated files are never
+// indexed); a test or document teaches when the task is about tests or
+// documentation.
 
 // IsVocabulary reports whether a lower-case index term may be learned.
 func IsVocabulary(t string) bool {

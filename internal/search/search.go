@@ -38,7 +38,9 @@ const (
 	// DocFactor multiplies the score of documentation and examples when demoted.
 	DocFactor = 0.5
 	// BuildFactor multiplies the score of build output (a committed dist/
-	// bundle), which repeats the code it is built from.
+	// bundle), which repeats the code it is built from, and of bundled
+	// third-party code (indexed with --include-vendored), which a task
+	// rarely changes.
 	BuildFactor = 0.5
 	// MaxDefiners skips a symbol: focus area whose name more files define.
 	MaxDefiners = 8
@@ -95,7 +97,7 @@ func (o Options) Factor(p string) float64 {
 		if o.DemoteDocs {
 			return DocFactor
 		}
-	case pathclass.Build:
+	case pathclass.Build, pathclass.Vendored:
 		if o.DemoteBuild {
 			return BuildFactor
 		}

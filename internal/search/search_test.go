@@ -415,6 +415,9 @@ func TestOptionsFactor(t *testing.T) {
 		{Options{DemoteTests: true, DemoteDocs: true}, "dist/axios.js", 1},
 		{Options{DemoteBuild: true}, "build/release/cdn.js", 1},
 		{Options{DemoteBuild: true}, "src/distance.js", 1},
+		{Options{DemoteBuild: true}, "wwwroot/lib/jquery/dist/jquery.js", BuildFactor},
+		{Options{DemoteBuild: true}, "vendor/github.com/pkg/errors/errors.go", BuildFactor},
+		{Options{DemoteTests: true}, "tests/vendor/jquery.js", 1}, // vendored, not a test
 	}
 	for _, tt := range tests {
 		if got := tt.opts.Factor(tt.path); got != tt.want {

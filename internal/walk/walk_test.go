@@ -16,6 +16,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/go-enry/go-enry/v2"
+	"github.com/go-enry/go-enry/v2/data"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -63,68 +65,86 @@ func run(t testing.TB, root string, opts Options) (files, skips []string) {
 func TestWalk(t *testing.T) {
 	big := strings.Repeat("x", DefaultMaxFileSize+1)
 	root := fixture(t, map[string]string{
-		".gitignore":               "*.log\n!keep.log\nbuild/\n/rootonly.txt\n",
-		".git/config":              "[core]\n",
-		".github/workflows/ci.yml": "on: push\n",
-		".honeignore":              "secret/\n",
-		".ignore":                  "scratch.txt\n",
-		"a.txt":                    "a\n",
-		"a/b.py":                   "b = 1\n",
-		"a0.txt":                   "a0\n",
-		"app.log":                  "log\n",
-		"keep.log":                 "keep\n",
-		"rootonly.txt":             "x\n",
-		"build/out.js":             "x\n",
-		"scratch.txt":              "x\n",
-		"secret/key.txt":           "x\n",
-		"sub/.gitignore":           "*.tmp\n!important.log\n",
-		"sub/rootonly.txt":         "kept: anchored pattern is for the root only\n",
-		"sub/x.tmp":                "x\n",
-		"sub/important.log":        "re-included by the deeper file\n",
-		"sub/other.log":            "x\n",
-		"sub/deep/y.tmp":           "x\n",
-		"vendor/lib.go":            "package lib\n",
-		"node_modules/m/i.js":      "x\n",
-		"pkg/third_party/t.c":      "int x;\n",
-		"env/pyvenv.cfg":           "home = /usr\n",
-		"env/lib/site.py":          "x\n",
-		"__pycache__/a.pyc":        "x\n",
-		"package-lock.json":        "{}\n",
-		"static/app.min.js":        "x\n",
-		"static/app.js.map":        "{}\n",
-		"static/jquery-3.5.1.js":   "x\n",
-		"static/bootstrap.min.css": "x\n",
-		"static/theme-1.0.css":     "x\n",
-		"static/app-v2.js":         "kept: no release number\n",
-		"locale/fr/django.po":      "msgid \"x\"\n",
-		"locale/django.pot":        "msgid \"x\"\n",
-		"img/logo.png":             "\x89PNG",
-		"huge.txt":                 big,
-		"link.txt":                 "->a.txt",
-		"linkdir":                  "->a",
-		"loop1":                    "->loop2",
-		"loop2":                    "->loop1",
-		"dangling":                 "->nowhere.txt",
-		"outside":                  "->/etc/hostname",
-		"up":                       "->../",
-		"empty/":                   "",
+		".gitignore":                        "*.log\n!keep.log\nbuild/\n/rootonly.txt\n",
+		".git/config":                       "[core]\n",
+		".github/workflows/ci.yml":          "on: push\n",
+		".honeignore":                       "secret/\n",
+		".ignore":                           "scratch.txt\n",
+		"a.txt":                             "a\n",
+		"a/b.py":                            "b = 1\n",
+		"a0.txt":                            "a0\n",
+		"app.log":                           "log\n",
+		"keep.log":                          "keep\n",
+		"rootonly.txt":                      "x\n",
+		"build/out.js":                      "x\n",
+		"scratch.txt":                       "x\n",
+		"secret/key.txt":                    "x\n",
+		"sub/.gitignore":                    "*.tmp\n!important.log\n",
+		"sub/rootonly.txt":                  "kept: anchored pattern is for the root only\n",
+		"sub/x.tmp":                         "x\n",
+		"sub/important.log":                 "re-included by the deeper file\n",
+		"sub/other.log":                     "x\n",
+		"sub/deep/y.tmp":                    "x\n",
+		"vendor/lib.go":                     "package lib\n",
+		"node_modules/m/i.js":               "x\n",
+		"pkg/third_party/t.c":               "int x;\n",
+		"env/pyvenv.cfg":                    "home = /usr\n",
+		"env/lib/site.py":                   "x\n",
+		"__pycache__/a.pyc":                 "x\n",
+		"package-lock.json":                 "{}\n",
+		"static/app.min.js":                 "x\n",
+		"static/app.js.map":                 "{}\n",
+		"static/jquery-3.5.1.js":            "x\n",
+		"static/bootstrap.min.css":          "x\n",
+		"static/theme-1.0.css":              "x\n",
+		"static/app-v2.js":                  "kept: no release number\n",
+		"wwwroot/lib/jquery/dist/jquery.js": "x\n",
+		"wwwroot/js/site.js":                "kept: the project's own script\n",
+		"core/cache/backends.py":            "kept: Linguist's (^|/)cache/ is not applied\n",
+		"tests/fixtures/models.py":          "kept: the project's test data\n",
+		"resources/js/bootstrap.js":         "kept: a Laravel application's own\n",
+		"static/bootstrap.bundle.js":        "x\n",
+		"extern/agg/agg.h":                  "x\n",
+		"gradlew":                           "x\n",
+		".idea/workspace.xml":               "x\n",
+		"ui/Form1.Designer.cs":              "x\n",
+		".pnp.cjs":                          "x\n",
+		"db/.sqlx/query-1f2e.json":          "{}\n",
+		"locale/fr/django.po":               "msgid \"x\"\n",
+		"locale/django.pot":                 "msgid \"x\"\n",
+		"img/logo.png":                      "\x89PNG",
+		"huge.txt":                          big,
+		"link.txt":                          "->a.txt",
+		"linkdir":                           "->a",
+		"loop1":                             "->loop2",
+		"loop2":                             "->loop1",
+		"dangling":                          "->nowhere.txt",
+		"outside":                           "->/etc/hostname",
+		"up":                                "->../",
+		"empty/":                            "",
 	})
 	files, skips := run(t, root, Options{})
 	wantFiles := []string{
 		".github/workflows/ci.yml", ".gitignore", ".honeignore", ".ignore",
-		"a.txt", "a/b.py", "a0.txt", "keep.log", "link.txt",
-		"static/app-v2.js", "sub/.gitignore", "sub/important.log", "sub/rootonly.txt",
+		"a.txt", "a/b.py", "a0.txt", "core/cache/backends.py", "keep.log", "link.txt",
+		"resources/js/bootstrap.js", "static/app-v2.js", "sub/.gitignore", "sub/important.log", "sub/rootonly.txt",
+		"tests/fixtures/models.py", "wwwroot/js/site.js",
 	}
 	if diff := cmp.Diff(wantFiles, files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	wantSkips := []string{
 		".git/ vcs",
+		".idea/ generated",
+		".pnp.cjs generated",
 		"__pycache__/ generated",
 		"app.log ignored",
 		"build/ ignored",
 		"dangling symlink",
+		"db/.sqlx/query-1f2e.json generated",
 		"env/ vendored",
+		"extern/ vendored",
+		"gradlew vendored",
 		"huge.txt huge",
 		"img/logo.png binary",
 		"linkdir symlink",
@@ -140,15 +160,18 @@ func TestWalk(t *testing.T) {
 		"scratch.txt ignored",
 		"secret/ ignored",
 		"static/app.js.map generated",
-		"static/app.min.js generated",
-		"static/bootstrap.min.css generated",
+		"static/app.min.js vendored",
+		"static/bootstrap.bundle.js vendored",
+		"static/bootstrap.min.css vendored",
 		"static/jquery-3.5.1.js vendored",
 		"static/theme-1.0.css vendored",
 		"sub/deep/y.tmp ignored",
 		"sub/other.log ignored",
 		"sub/x.tmp ignored",
+		"ui/Form1.Designer.cs generated",
 		"up symlink",
 		"vendor/ vendored",
+		"wwwroot/lib/jquery/dist/jquery.js vendored",
 	}
 	if diff := cmp.Diff(wantSkips, skips); diff != "" {
 		t.Errorf("skips (-want +got):\n%s", diff)
@@ -170,9 +193,16 @@ func TestWalk(t *testing.T) {
 
 	t.Run("include vendored", func(t *testing.T) {
 		files, _ := run(t, root, Options{IncludeVendored: true})
-		for _, want := range []string{"vendor/lib.go", "node_modules/m/i.js", "pkg/third_party/t.c", "env/lib/site.py", "static/jquery-3.5.1.js"} {
+		for _, want := range []string{"vendor/lib.go", "node_modules/m/i.js", "pkg/third_party/t.c", "env/lib/site.py",
+			"static/jquery-3.5.1.js", "wwwroot/lib/jquery/dist/jquery.js", "static/bootstrap.bundle.js", "extern/agg/agg.h"} {
 			if !contains(files, want) {
 				t.Errorf("IncludeVendored: %s missing from %q", want, files)
+			}
+		}
+		// Minified is generated whoever wrote it.
+		for _, skipped := range []string{"static/app.min.js", "static/bootstrap.min.css"} {
+			if contains(files, skipped) {
+				t.Errorf("IncludeVendored: %s indexed", skipped)
 			}
 		}
 	})
@@ -197,17 +227,22 @@ func TestWalk(t *testing.T) {
 		got := map[string]string{}
 		_ = Walk(context.Background(), root, Options{}, func(File) error { return nil }, func(s Skip) { got[s.Path] = s.Detail })
 		want := map[string]string{
-			"app.log":                ".gitignore:1: *.log",
-			"sub/x.tmp":              "sub/.gitignore:1: *.tmp",
-			"secret/":                ".honeignore:1: secret/",
-			"loop1":                  "symlink loop",
-			"dangling":               "dangling symlink",
-			"outside":                "points outside the repository",
-			"linkdir":                "symlink to a directory (not followed)",
-			"vendor/":                "dependency directory vendor/",
-			"img/logo.png":           "binary file type .png",
-			"locale/fr/django.po":    "translation catalog *.po",
-			"static/jquery-3.5.1.js": "versioned library file jquery-3.5.1.js",
+			"app.log":                           ".gitignore:1: *.log",
+			"sub/x.tmp":                         "sub/.gitignore:1: *.tmp",
+			"secret/":                           ".honeignore:1: secret/",
+			"loop1":                             "symlink loop",
+			"dangling":                          "dangling symlink",
+			"outside":                           "points outside the repository",
+			"linkdir":                           "symlink to a directory (not followed)",
+			"vendor/":                           `Linguist vendor rule (^|/)vendors?/`,
+			"wwwroot/lib/jquery/dist/jquery.js": `Linguist vendor rule (^|/)jquery([^.]*)\.js$`,
+			"env/":                              "python virtual environment (holds pyvenv.cfg)",
+			".idea/":                            "tool cache or build metadata .idea/",
+			"ui/Form1.Designer.cs":              "generated file type *.designer.cs",
+			"img/logo.png":                      "binary file type .png",
+			"locale/fr/django.po":               "translation catalog *.po",
+			"static/jquery-3.5.1.js":            `Linguist vendor rule (^|/)jquery\-\d\.\d+(\.\d+)?\.js$`,
+			"static/theme-1.0.css":              "hone vendor rule " + `^[A-Za-z][A-Za-z0-9_.+-]*?[-.]v?[0-9]+\.[0-9]+(\.[0-9]+)?([-+][0-9A-Za-z.-]*[0-9A-Za-z])?((\.slim)?(\.min)?|(\.umd|\.esm|\.bundle)(\.min)?)\.css$ (a library style sheet named with its release)`,
 		}
 		for p, d := range want {
 			if got[p] != d {
@@ -339,43 +374,6 @@ func TestSkipReasonString(t *testing.T) {
 	}
 }
 
-func TestVendoredLib(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"jquery-3.5.1.js", true},
-		{"jquery-3.5.1.min.js", true},
-		{"jquery-3.6.0.slim.min.js", true},
-		{"underscore-1.13.1.js", true},
-		{"bootstrap-4.0.0.min.css", true},
-		{"bootstrap-4.0.0.css", true},
-		{"font-awesome-4.7.0.css", true},
-		{"vue-2.6.14.esm.js", true},
-		{"react-16.14.0.umd.min.js", true},
-		{"jquery-3.0.0-beta1.js", true},
-		{"moment-v2.29.js", true},
-		{"jquery.js", false},
-		{"app.js", false},
-		{"app-v2.js", false},
-		{"es6-shim.js", false},
-		{"html5shiv.js", false},
-		{"base64.js", false},
-		{"utf-8.js", false},
-		{"jquery-3.5.1.py", false},
-		{"jquery-3.5.1.js.map", false},
-		{"1.2.3.js", false},
-		{"-1.2.js", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := isVendoredLib(tt.name); got != tt.want {
-				t.Errorf("isVendoredLib(%q) = %v, want %v", tt.name, got, tt.want)
-			}
-		})
-	}
-}
-
 // TestWalkLargeDirectory lists a directory too big for one getdents64 call
 // and checks that nothing is lost and the order holds.
 func TestWalkLargeDirectory(t *testing.T) {
@@ -444,6 +442,13 @@ func TestSniff(t *testing.T) {
 		{"django migration kept", "m.py", []byte("# Generated by Django 2.2 on 2019-01-01\nfrom django.db import migrations\n"), "", 0},
 		{"minified", "app.js", []byte(strings.Repeat("var a=1;", 1000) + "\n"), "", SkipGenerated},
 		{"long prose lines kept", "doc.md", []byte(strings.Repeat("word ", 1000) + "\n"), "", 0},
+		// Linguist's content rules.
+		{"linguist minified", "a.css", []byte(strings.Repeat(".a{color:red}"+strings.Repeat(" ", 120)+"\n", 5)), "", SkipGenerated},
+		{"short lines kept", "a.css", []byte(strings.Repeat(".a { color: red; }\n", 50)), "", 0},
+		{"cython", "m.c", []byte("/* Generated by Cython 3.0.0 */\n#include <Python.h>\n"), "", SkipGenerated},
+		{"postscript", "f.eps", []byte("%!PS-Adobe-3.0 EPSF-3.0\n%%Title: f.eps\n%%Creator: Matplotlib v3.8.0\n"), "", SkipGenerated},
+		{"hand-written postscript kept", "f.eps", []byte("%!PS-Adobe-3.0 EPSF-3.0\n%%Creator: Jane Doe\n"), "", 0},
+		{"source map reference kept", "a.js", []byte("var a;\n//# sourceMappingURL=a.js.map\n"), "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -465,6 +470,13 @@ func TestSniff(t *testing.T) {
 				t.Errorf("Sniff text is not UTF-8: %q", text)
 			}
 		})
+	}
+}
+
+func TestSniffLinguistDetail(t *testing.T) {
+	_, _, detail, _ := Sniff("m.c", []byte("/* Generated by Cython 3.0.0 */\n#include <Python.h>\n"))
+	if want := "Linguist generated rule isCompiledCythonFile"; detail != want {
+		t.Errorf("Sniff detail = %q, want %q", detail, want)
 	}
 }
 
@@ -859,5 +871,37 @@ func TestReadIgnoreLimit(t *testing.T) {
 	}
 	if _, err := readIgnore(p); err == nil || err.Error() != "larger than 100 MiB" {
 		t.Errorf("readIgnore of %d bytes: error %v, want larger than 100 MiB", maxIgnoreSize+1, err)
+	}
+}
+
+// TestLinguistGeneratedNames checks that the walk skips a path of each of
+// Linguist's generated-file name rules (go-enry's, which the walk does not
+// call: see the package comment).
+func TestLinguistGeneratedNames(t *testing.T) {
+	samples := []string{
+		".idea/workspace.xml", "Pods/Alamofire/Source/Session.swift", "Carthage/Build/iOS/A.framework/A",
+		"ui/Form1.Designer.cs", "ui/Form1.designer.vb", "features/Login.feature.cs",
+		"node_modules/x/y.js", "vendor/github.com/pkg/errors/errors.go",
+		"Gopkg.lock", "glide.lock", "poetry.lock", "pdm.lock", "uv.lock", "esy.lock", "app.esy.lock", "deno.lock",
+		"npm-shrinkwrap.json", "package-lock.json", "pnpm-lock.yaml", ".pnp.cjs", ".pnp.loader.mjs",
+		"Godeps/Godeps.json", "composer.lock", "ext/kernel.zep.c", "ext/kernel.zep.h", "ext/kernel.zep.php",
+		"Cargo.lock", "Cargo.toml.orig", "flake.lock", "MODULE.bazel.lock", "Pipfile.lock", ".terraform.lock.hcl",
+		"src/__generated__/Query.graphql.ts", "lib/Foo_TLB.pas", "htmlcov/index.html", "db/.sqlx/query-1f2e.json",
+		"ui/Main.nib", "App.xcworkspace/contents.xcworkspacedata", "App.xcworkspace/user.xcuserstate",
+	}
+	// A new rule in go-enry needs a sample here and a name in the walk.
+	if got, want := len(data.GeneratedCodeNameMatchers), 31; got != want {
+		t.Errorf("go-enry has %d generated name rules, the walk was written for %d", got, want)
+	}
+	files := map[string]string{}
+	for _, p := range samples {
+		if !enry.IsGenerated(p, nil) {
+			t.Errorf("enry.IsGenerated(%q) = false: not a sample of a Linguist rule", p)
+		}
+		files[p] = "x\n"
+	}
+	kept, skips := run(t, fixture(t, files), Options{})
+	if len(kept) != 0 {
+		t.Errorf("indexed %q, skipped %q", kept, skips)
 	}
 }
