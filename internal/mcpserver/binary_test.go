@@ -225,7 +225,13 @@ func (p *mcpProc) exit(sig os.Signal, limit time.Duration) (error, time.Duration
 	}
 	select {
 	case err := <-p.done:
-		return err, time.Since(start)
+		took := time.Since(start)
+		// A server that stopped as told leaves no watcher's directory.
+		left, _ := filepath.Glob(filepath.Join(os.TempDir(), fmt.Sprintf("hone-watch-%d-*", p.cmd.Process.Pid)))
+		if len(left) > 0 {
+			p.t.Errorf("hone mcp left %v behind", left)
+		}
+		return err, took
 	case <-timeout:
 		p.cmd.Process.Kill()
 		p.t.Fatalf("hone mcp still running %s after it was told to stop; stderr:\n%s", limit, p.stderr.String())

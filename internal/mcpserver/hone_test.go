@@ -25,6 +25,7 @@ func newHoneServer(t *testing.T) (string, *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.Close() }) // its watchers
 	return dir, connect(t, s)
 }
 

@@ -30,6 +30,7 @@ func newSecretServer(t *testing.T) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.Close() }) // its watchers
 	return s
 }
 

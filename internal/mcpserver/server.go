@@ -411,7 +411,12 @@ func (c *repoCache) load(dir string, e *repoEntry) {
 	start := time.Now()
 	repo, err := c.open(c.life, dir, c.opts)
 	if err == nil && c.life.Err() != nil {
-		err = context.Cause(c.life)
+		// Opened as the server stopped: closeAll may have passed this entry
+		// already, so release the watcher here.
+		if cl, ok := repo.(io.Closer); ok {
+			cl.Close()
+		}
+		repo, err = nil, context.Cause(c.life)
 	}
 	if err != nil {
 		c.mu.Lock()
@@ -443,21 +448,39 @@ func (c *repoCache) evictLocked() {
 }
 
 // closeRepo releases what an opened repository holds beyond memory (its
-// watcher), once its open is done; calls that still hold it go on.
-func closeRepo(e *repoEntry) {
+// watcher), once its open is done; calls that still hold it go on. The
+// channel it returns is closed when that is done.
+func closeRepo(e *repoEntry) <-chan struct{} {
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		<-e.ready
 		if c, ok := e.repo.(io.Closer); ok && e.err == nil {
 			c.Close()
 		}
 	}()
+	return done
 }
 
-// closeAll closes every repository.
+// closeWait bounds how long closeAll waits for the repositories to close
+// (an open in progress ends soon after the server's life does).
+const closeWait = 2 * time.Second
+
+// closeAll closes every repository and waits for that, at most closeWait,
+// so that a process exiting next leaves no watcher's directory behind.
 func (c *repoCache) closeAll() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	var dones []<-chan struct{}
 	for _, e := range c.repos {
-		closeRepo(e)
+		dones = append(dones, closeRepo(e))
+	}
+	c.mu.Unlock()
+	deadline := time.After(closeWait)
+	for _, d := range dones {
+		select {
+		case <-d:
+		case <-deadline:
+			return
+		}
 	}
 }

@@ -17,7 +17,10 @@
 // Changes may not have been read yet. Changes therefore creates a file in a
 // private directory watched by the same notifier and waits for its event:
 // the operating system queues events in order, so every event of an edit
-// made before the call has been read by then.
+// made before the call has been read by then. That directory is made in the
+// system's temporary directory, named after the process
+// (hone-watch-PID-RANDOM), and removed by Close; New also removes those a
+// process left when it was killed (its PID no longer runs), so none pile up.
 package watch
 
 import (
@@ -64,7 +67,8 @@ func New(root string, skip []string) (*Watcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("watch: %w", err)
 	}
-	private, err := os.MkdirTemp("", "hone-watch-")
+	sweep(os.TempDir())
+	private, err := os.MkdirTemp("", barrierPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		fw.Close()
 		return nil, fmt.Errorf("watch: %w", err)
@@ -84,6 +88,45 @@ func New(root string, skip []string) (*Watcher, error) {
 	}
 	go w.run()
 	return w, nil
+}
+
+// barrierPrefix begins the name of every barrier directory.
+const barrierPrefix = "hone-watch-"
+
+// sweep removes the barrier directories under tmp of processes that no
+// longer run. Only a directory named as New names them, holding nothing but
+// barrier files (numbers), is removed.
+func sweep(tmp string) {
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), barrierPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		p, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(p)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		ours := true
+		for _, f := range files {
+			if _, err := strconv.Atoi(f.Name()); err != nil || f.IsDir() {
+				ours = false
+				break
+			}
+		}
+		if ours {
+			os.RemoveAll(dir)
+		}
+	}
 }
 
 // Watches returns the number of directories watched.
