@@ -30,3 +30,26 @@ func BenchmarkFiles(b *testing.B) {
 		l.Files(q)
 	}
 }
+
+// BenchmarkLoadCache reads a real log (HONE_BENCH_ROOT) from its cache, as
+// every warm CLI call does.
+func BenchmarkLoadCache(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("HONE_BENCH_ROOT not set")
+	}
+	src, cache := Source{Dir: root}, b.TempDir()
+	if _, _, err := Load(context.Background(), src, Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	p, err := pathFor(cache, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := loadCache(p, src.key(), MaxCommits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func TestCache(t *testing.T) {
 		t.Fatalf("Prev at another revision was used: %v", err)
 	}
 	// A corrupt cache is read again, with a warning.
-	files, _ := filepath.Glob(filepath.Join(cache, "history-*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*.bin"))
 	if len(files) != 1 {
 		t.Fatalf("cache files %v, want one", files)
 	}
@@ -460,7 +460,7 @@ func TestCacheBitFlips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(cache, "history-*.gob"))
+	files, _ := filepath.Glob(filepath.Join(cache, "history-*.bin"))
 	if len(files) != 1 {
 		t.Fatalf("cache files %v, want one", files)
 	}

@@ -1,11 +1,9 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,7 +20,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 3
+const cacheVersion = 4
 
 // Options control Load.
 type Options struct {
@@ -210,19 +208,19 @@ func pathFor(dir string, src Source) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256([]byte(src.key()))
-	return filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".gob"), nil
+	return filepath.Join(dir, "history-"+hex.EncodeToString(sum[:8])+".bin"), nil
 }
 
-// The cache file, history-<hash of the source's key>.gob, is a header and
-// a gob-encoded cacheFile:
+// The cache file, history-<hash of the source's key>.bin, is a header and
+// the body (see encodeBody):
 //
 //	magic    [8]byte  "HONEHIS\n"
 //	version  uint32   cacheVersion (little-endian)
-//	crc      uint32   CRC-32 (IEEE) of the gob that follows, as the index cache
+//	crc      uint32   CRC-32 (IEEE) of the body, as the index cache
 //
 // A file that fails a check (magic, version, checksum, key, limit, ids in
 // range) is not used: the log is read again. The checksum matters: a
-// damaged gob often still decodes (a flipped bit in a count or a term makes
+// damaged body often still decodes (a flipped bit in a count or a term makes
 // another log, which ranks other files).
 const (
 	cacheMagic = "HONEHIS\n"
@@ -247,13 +245,7 @@ type cacheFile struct {
 }
 
 func saveCache(p, key string, l *Log) error {
-	buf := bytes.NewBuffer(make([]byte, headerSize))
-	err := gob.NewEncoder(buf).Encode(cacheFile{Key: key, Rev: l.rev, Partial: l.partial, Limit: l.limit, Truncated: l.truncated,
-		Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Post: l.post, Lens: l.lens, Files: l.files})
-	if err != nil {
-		return err
-	}
-	b := buf.Bytes()
+	b := encodeBody(make([]byte, headerSize), key, l)
 	copy(b, cacheMagic)
 	binary.LittleEndian.PutUint32(b[8:], cacheVersion)
 	binary.LittleEndian.PutUint32(b[12:], crc32.ChecksumIEEE(b[headerSize:]))
@@ -273,6 +265,8 @@ func saveCache(p, key string, l *Log) error {
 		os.Remove(tmp.Name())
 		return err
 	}
+	// The gob-encoded file of cache version 3 and before, if any, is dead.
+	os.Remove(strings.TrimSuffix(p, ".bin") + ".gob")
 	return nil
 }
 
@@ -303,8 +297,8 @@ func decodeCache(b []byte, key string, limit int) (*Log, error) {
 	if crc32.ChecksumIEEE(b[headerSize:]) != binary.LittleEndian.Uint32(b[12:]) {
 		return nil, errCorrupt
 	}
-	var c cacheFile
-	if err := gob.NewDecoder(bytes.NewReader(b[headerSize:])).Decode(&c); err != nil {
+	c, err := decodeBody(b[headerSize:])
+	if err != nil {
 		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
 	if c.Key != key || c.Limit != limit {
