@@ -256,4 +256,45 @@ func BenchmarkRetrieve(b *testing.B) {
 	}
 }
 
+// BenchmarkRetrievePack is what `hone bench` times for an instance: the
+// loop on an open repository (its retrieve_ms), then the pack of its
+// result at 8,000 tokens (its build_ms), reported apart as retrieve-ms/op
+// and pack-ms/op. HONE_BENCH_TASK gives the task text (a file's contents
+// when it names a file), else benchTask; HONE_BENCH_GITDIR and
+// HONE_BENCH_REV read the commit history from a mirror at a commit, as the
+// bench does (else the checkout's own, if any).
+func BenchmarkRetrievePack(b *testing.B) {
+	root := benchRoot(b)
+	text := benchTask
+	if t := os.Getenv("HONE_BENCH_TASK"); t != "" {
+		text = t
+		if data, err := os.ReadFile(t); err == nil {
+			text = string(data)
+		}
+	}
+	opts := hone.Options{CacheDir: benchCache(b),
+		History: hone.History{GitDir: os.Getenv("HONE_BENCH_GITDIR"), Rev: os.Getenv("HONE_BENCH_REV")}}
+	repo, err := hone.Open(context.Background(), root, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var retrieve, pack time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		res, err := repo.Retrieve(context.Background(), text, hone.RetrieveOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := repo.Pack(res, hone.PackOptions{Budget: 8000}); err != nil {
+			b.Fatal(err)
+		}
+		retrieve += t1.Sub(t0)
+		pack += time.Since(t1)
+	}
+	b.ReportMetric(float64(retrieve.Microseconds())/1000/float64(b.N), "retrieve-ms/op")
+	b.ReportMetric(float64(pack.Microseconds())/1000/float64(b.N), "pack-ms/op")
+}
+
 func upper(w string) string { return strings.ToUpper(w[:1]) + w[1:] }

@@ -483,21 +483,30 @@ func (ix *Index) ResolveModule(mod string) []ID {
 	}
 	for drop := 0; drop <= 1; drop++ {
 		if ids := ix.names(pickModKeys, key); len(ids) > 0 {
-			out := ids
-			rank := func(id ID) int {
-				p := stripExt(ix.Path(id))
-				if p == key || p == key+"/__init__" || p == key+"/index" || p == key+"/mod" {
-					return 0
-				}
-				return 1
+			// Each file's rank and path length once, not per comparison.
+			type ranked struct {
+				id        ID
+				rank, len int
 			}
-			slices.SortStableFunc(out, func(a, b ID) int {
-				if ra, rb := rank(a), rank(b); ra != rb {
-					return ra - rb
+			rs := make([]ranked, len(ids))
+			for i, id := range ids {
+				p := ix.Path(id)
+				r, q := 1, stripExt(p)
+				if rest, ok := strings.CutPrefix(q, key); ok && (rest == "" || rest == "/__init__" || rest == "/index" || rest == "/mod") {
+					r = 0
 				}
-				return len(ix.Path(a)) - len(ix.Path(b))
+				rs[i] = ranked{id, r, len(p)}
+			}
+			slices.SortStableFunc(rs, func(a, b ranked) int {
+				if a.rank != b.rank {
+					return a.rank - b.rank
+				}
+				return a.len - b.len
 			})
-			return out
+			for i, r := range rs {
+				ids[i] = r.id
+			}
+			return ids
 		}
 		// A directory without a package file: its files (a Go package).
 		if ids := ix.names(pickDirs, key); len(ids) > 0 {

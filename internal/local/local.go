@@ -78,6 +78,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -259,6 +260,14 @@ type Evaluator struct {
 	// supporters are the files lifted into the selection (see Support),
 	// and how each is one hop from the target.
 	supporters map[string]string
+
+	// memo holds what depends on the task and the index alone, computed
+	// once per evaluator: whether a name is specific, a file's
+	// distinctive terms. It has its own lock, so that it may be read
+	// with mu held.
+	memoMu      sync.Mutex
+	specificOf  map[string]bool
+	distinctive map[index.ID][]string
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -297,6 +306,8 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.scores = map[string]plainScore{}
 	e.focusOf = map[index.ID]focused{}
 	e.supporters = map[string]string{}
+	e.specificOf = map[string]bool{}
+	e.distinctive = map[index.ID][]string{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleTerms = map[string]bool{}
@@ -535,12 +546,28 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			ev.MissingContext = []string{}
 		}
 		if j.score >= gapFloor {
-			ev.Learned = e.ix.Distinctive(j.id, learnedPerFile)
+			ev.Learned = e.learned(j.id)
 		}
 		out = append(out, ev)
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Relevance > out[b].Relevance })
 	return out, nil
+}
+
+// learned returns the distinctive terms file id offers REFINE, computed
+// once per evaluator (a file is judged again in later cycles); the slice
+// is the caller's.
+func (e *Evaluator) learned(id index.ID) []string {
+	e.memoMu.Lock()
+	ts, ok := e.distinctive[id]
+	e.memoMu.Unlock()
+	if !ok {
+		ts = e.ix.Distinctive(id, learnedPerFile)
+		e.memoMu.Lock()
+		e.distinctive[id] = ts
+		e.memoMu.Unlock()
+	}
+	return slices.Clone(ts)
 }
 
 func (e *Evaluator) reason(j *judged) string {

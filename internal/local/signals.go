@@ -194,7 +194,24 @@ func (e *Evaluator) contains(id index.ID, term string) bool {
 // compound identifier (is_language_prefix_used, ModelAdmin) or a capitalised
 // name of some length (Session): plain words such as append, warn or collect
 // are everyone's vocabulary.
+//
+// Every candidate's definitions are asked about in every cycle, and the
+// answer depends on the index alone: it is computed once per evaluator.
 func (e *Evaluator) specific(name string) bool {
+	e.memoMu.Lock()
+	s, ok := e.specificOf[name]
+	e.memoMu.Unlock()
+	if ok {
+		return s
+	}
+	s = e.isSpecific(name)
+	e.memoMu.Lock()
+	e.specificOf[name] = s
+	e.memoMu.Unlock()
+	return s
+}
+
+func (e *Evaluator) isSpecific(name string) bool {
 	if strings.HasPrefix(name, "__") || len(name) < 3 {
 		return false
 	}
