@@ -1,9 +1,9 @@
 package pack
 
 import (
+	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/hone-dev/hone/internal/syntax"
@@ -153,7 +153,7 @@ func (f *file) fillGaps(us []unit) []unit {
 			held[l] = true
 		}
 	}
-	sort.SliceStable(us, func(a, b int) bool { return us[a].from < us[b].from })
+	slices.SortStableFunc(us, func(a, b unit) int { return cmp.Compare(a.from, b.from) })
 	var out []unit
 	k := 0 // next unit of us to emit
 	for l := 1; l <= n; {
@@ -298,7 +298,7 @@ func (f *file) score(us []unit, ev Evidence) []unit {
 		u.score = s
 	}
 	out := append([]unit(nil), us...)
-	sort.SliceStable(out, func(a, b int) bool { return out[a].score > out[b].score })
+	slices.SortStableFunc(out, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	return out
 }
 

@@ -1,10 +1,11 @@
 package pack
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hone-dev/hone/internal/secret"
@@ -251,7 +252,7 @@ func Build(in Input, opts Options) (string, error) {
 			items = append(items, item{file: i, unit: u, value: w * share})
 		}
 	}
-	sort.SliceStable(items, func(a, c int) bool { return items[a].value > items[c].value })
+	slices.SortStableFunc(items, func(a, c item) int { return cmp.Compare(c.value, a.value) })
 
 	used := 0
 	for _, it := range items {

@@ -75,10 +75,12 @@ package pack
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -339,9 +341,12 @@ func newFile(path string, data []byte, terms []string, defs []syntax.Tag, showSe
 		for i, t := range f.terms {
 			index[t] = i
 		}
+		// One Scanner for the file: its terms are only looked up, never
+		// kept, so they need not outlive the callback.
+		var sc tokenize.Scanner
 		for i, line := range f.lines {
 			var found []int
-			tokenize.Terms(line, func(term string) {
+			sc.Terms(line, func(term string) {
 				if j, ok := index[stem(term)]; ok && !containsInt(found, j) {
 					found = append(found, j)
 				}
@@ -495,11 +500,11 @@ func (f *file) pieces(withDefs bool) []piece {
 			}
 		}
 	}
-	sort.SliceStable(ps, func(i, j int) bool {
-		if ps[i].value != ps[j].value {
-			return ps[i].value > ps[j].value
+	slices.SortStableFunc(ps, func(a, b piece) int {
+		if c := cmp.Compare(b.value, a.value); c != 0 {
+			return c
 		}
-		return ps[i].from < ps[j].from
+		return cmp.Compare(a.from, b.from)
 	})
 	return ps
 }
