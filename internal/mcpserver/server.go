@@ -49,6 +49,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -236,7 +237,7 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // ready. Errors are logged, not returned: the calls report them.
 func (s *Server) Warm(ctx context.Context) {
 	start := time.Now()
-	if _, err := s.repos.get(ctx, s.baseDir, false); err != nil {
+	if _, err := s.repos.get(ctx, s.baseDir, false, nil); err != nil {
 		if ctx.Err() != nil {
 			return // stopped before the index was ready
 		}
@@ -357,6 +358,9 @@ type repoCache struct {
 	opts hone.Options
 	open func(context.Context, string, hone.Options) (backend, error)
 	log  *slog.Logger
+	// every is how often a waiting call reports progress (progressEvery;
+	// tests shorten it).
+	every time.Duration
 
 	mu    sync.Mutex
 	tick  int64
@@ -368,16 +372,30 @@ type repoEntry struct {
 	repo    backend
 	err     error
 	lastUse int64
+	// done and total are the open's progress: files indexed of those to
+	// index (0 of 0 while it walks the tree or reads the cache).
+	done, total atomic.Int64
 }
 
+// progressEvery is how often a call waiting for an open reports its
+// progress to the client (MCP notifications/progress), so that a client's
+// request timeout that progress resets (the Inspector's does) does not end
+// the first call on a big tree.
+const progressEvery = time.Second
+
+// notifyFunc reports an open's progress to one waiting call.
+type notifyFunc func(ctx context.Context, done, total int64)
+
 func newRepoCache(life context.Context, max int, opts hone.Options, open func(context.Context, string, hone.Options) (backend, error), log *slog.Logger) *repoCache {
-	return &repoCache{life: life, max: max, opts: opts, open: open, log: log, repos: map[string]*repoEntry{}}
+	return &repoCache{life: life, max: max, opts: opts, open: open, log: log, every: progressEvery, repos: map[string]*repoEntry{}}
 }
 
 // get returns the repository at the canonical path dir, opening it on first
-// use; it waits for an open in progress only as long as ctx lasts. With
-// refresh, an already open repository is brought up to date first.
-func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend, error) {
+// use; it waits for an open in progress only as long as ctx lasts, and
+// meanwhile calls notify (when not nil) every progressEvery with the open's
+// progress. With refresh, an already open repository is brought up to date
+// first.
+func (c *repoCache) get(ctx context.Context, dir string, refresh bool, notify notifyFunc) (backend, error) {
 	c.mu.Lock()
 	c.tick++
 	e, opened := c.repos[dir]
@@ -390,10 +408,8 @@ func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend,
 		go c.load(dir, e)
 	}
 	c.mu.Unlock()
-	select {
-	case <-e.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := e.wait(ctx, notify, c.every); err != nil {
+		return nil, err
 	}
 	if e.err != nil {
 		return nil, e.err
@@ -406,10 +422,45 @@ func (c *repoCache) get(ctx context.Context, dir string, refresh bool) (backend,
 	return e.repo, nil
 }
 
+// wait waits for e's open, as long as ctx lasts, reporting its progress to
+// notify every period when it has moved (MCP asks that each notification's
+// progress be larger than the last).
+func (e *repoEntry) wait(ctx context.Context, notify notifyFunc, every time.Duration) error {
+	var tick <-chan time.Time
+	if notify != nil {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	var sent int64
+	for {
+		select {
+		case <-e.ready:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick:
+			if done := e.done.Load(); done > sent {
+				sent = done
+				notify(ctx, done, e.total.Load())
+			}
+		}
+	}
+}
+
 // load opens the repository of e.
 func (c *repoCache) load(dir string, e *repoEntry) {
 	start := time.Now()
-	repo, err := c.open(c.life, dir, c.opts)
+	opts := c.opts
+	outer := opts.Progress
+	opts.Progress = func(done, total int) {
+		e.done.Store(int64(done))
+		e.total.Store(int64(total))
+		if outer != nil {
+			outer(done, total)
+		}
+	}
+	repo, err := c.open(c.life, dir, opts)
 	if err == nil && c.life.Err() != nil {
 		// Opened as the server stopped: closeAll may have passed this entry
 		// already, so release the watcher here.

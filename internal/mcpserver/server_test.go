@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -348,7 +350,7 @@ func TestRepoCacheAndRefresh(t *testing.T) {
 	if len(out.Candidates) == 0 || !strings.HasPrefix(out.Candidates[0].Path, "src/") {
 		t.Errorf("repo=web answered %+v, want paths relative to web/", out.Candidates)
 	}
-	r, err := s.repos.get(context.Background(), dir, false)
+	r, err := s.repos.get(context.Background(), dir, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +364,7 @@ func TestRepoCacheEvicts(t *testing.T) {
 	c := newRepoCache(context.Background(), 2, hone.Options{}, openFake, discardLogger())
 	ctx := context.Background()
 	for _, d := range []string{"/a", "/b", "/a", "/c"} {
-		if _, err := c.get(ctx, d, false); err != nil {
+		if _, err := c.get(ctx, d, false, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -379,11 +381,11 @@ func TestRepoOpenErrorIsRetried(t *testing.T) {
 		}
 		return openFake(ctx, d, o)
 	}, discardLogger())
-	if _, err := c.get(context.Background(), "/a", true); !errors.Is(err, hone.ErrEmptyRepo) {
+	if _, err := c.get(context.Background(), "/a", true, nil); !errors.Is(err, hone.ErrEmptyRepo) {
 		t.Fatalf("err = %v", err)
 	}
 	fail = false
-	if _, err := c.get(context.Background(), "/a", true); err != nil {
+	if _, err := c.get(context.Background(), "/a", true, nil); err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 }
@@ -596,5 +598,83 @@ func TestServeHTTPStopAnswersCallInFlight(t *testing.T) {
 			t.Errorf("run %d: the call in flight got %q, want a tool error saying the server stops", i, a)
 		}
 		cs.Close()
+	}
+}
+
+// TestFirstCallReportsProgress: a call that waits for a repository's first
+// index tells a client that asked for progress (a progress token) how far it
+// is, in files, so that a request timeout that progress resets does not end
+// it; progress only grows, and a call without a token is sent none.
+func TestFirstCallReportsProgress(t *testing.T) {
+	dir := writeFixture(t)
+	release := make(chan struct{})
+	s, err := New(Options{Repo: dir, Logger: discardLogger(), open: func(ctx context.Context, d string, o hone.Options) (backend, error) {
+		o.Progress(1, 4)
+		<-release
+		o.Progress(4, 4)
+		return openFake(ctx, d, o)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.repos.every = 5 * time.Millisecond
+	got := make(chan *mcp.ProgressNotificationParams, 100)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params }})
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	// Cleanups run last first: a failed test lets the open end before the
+	// session waits for its calls.
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(open)
+
+	args := map[string]any{"keywords": []string{"token"}}
+	withToken := &mcp.CallToolParams{Name: "search", Arguments: args}
+	withToken.SetProgressToken("first")
+	errs := make(chan error, 2)
+	for _, p := range []*mcp.CallToolParams{withToken, {Name: "search", Arguments: args}} {
+		go func() {
+			res, err := cs.CallTool(ctx, p)
+			if err == nil && res.IsError {
+				err = fmt.Errorf("tool error: %s", text(res))
+			}
+			errs <- err
+		}()
+	}
+	select {
+	case p := <-got:
+		if p.ProgressToken != "first" || p.Progress != 1 || p.Total != 4 || !strings.Contains(p.Message, "1 of 4 files") {
+			t.Errorf("progress = %+v, want token first, 1 of 4 files", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification while the first index runs")
+	}
+	// Unchanged progress is not sent again.
+	time.Sleep(50 * time.Millisecond)
+	if n := len(got); n != 0 {
+		t.Errorf("%d more notifications while progress stood at 1 of 4", n)
+	}
+	open()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The open finished in between ticks or not: either way, no notification
+	// with another token or a progress that does not grow.
+	for len(got) > 0 {
+		if p := <-got; p.ProgressToken != "first" || p.Progress <= 1 {
+			t.Errorf("later notification %+v", p)
+		}
 	}
 }

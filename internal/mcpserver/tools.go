@@ -282,7 +282,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in StartIn
 	if ask != nil || err != nil {
 		return ask, nil, err
 	}
-	repo, err := s.repos.get(ctx, dir, true)
+	repo, err := s.repos.get(ctx, dir, true, progress(req))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
 	}
@@ -423,11 +423,30 @@ func (s *Server) repo(ctx context.Context, req *mcp.CallToolRequest, p string) (
 	if ask != nil || err != nil {
 		return nil, ask, err
 	}
-	r, err := s.repos.get(ctx, dir, true)
+	r, err := s.repos.get(ctx, dir, true, progress(req))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open repository: %w", describe(err))
 	}
 	return r, nil, nil
+}
+
+// progress returns what reports a repository's open to the client of req
+// while the call waits for it, or nil when the client asked for no progress
+// (it sent no progress token). Progress and total count the files indexed.
+func progress(req *mcp.CallToolRequest) notifyFunc {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	return func(ctx context.Context, done, total int64) {
+		p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(done), Total: float64(total),
+			Message: fmt.Sprintf("hone: indexing the repository, %d of %d files (once; later calls are warm)", done, total)}
+		// A client gone or slow is not the call's failure.
+		_ = req.Session.NotifyProgress(ctx, p)
+	}
 }
 
 // guard runs a tool under the server's lifetime (Close cancels it), reports a
