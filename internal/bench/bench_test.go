@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -218,6 +219,48 @@ func TestBenchMissingMirror(t *testing.T) {
 	}
 	if p := readLines(t, out); len(p) != 1 || !strings.Contains(p[0].Error, "no mirror of no/such") {
 		t.Errorf("lines %+v, want an error line", p)
+	}
+}
+
+// A second bench on a work directory in use fails at once and writes
+// nothing: it would clear the first run's work trees under it.
+func TestBenchWorkDirInUse(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no advisory lock on this platform")
+	}
+	work := t.TempDir()
+	unlock, err := lockWorkDir(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	insts := []Instance{{ID: "x-1", Repo: "no/such", BaseCommit: "abc", Problem: "p", Gold: []string{"a.py"}}}
+	out := filepath.Join(t.TempDir(), "p.jsonl")
+	_, err = Bench(context.Background(), insts, Options{MirrorRoot: t.TempDir(), WorkDir: work, Out: out})
+	if err == nil || !strings.Contains(err.Error(), "in use by another hone bench") {
+		t.Fatalf("err %v, want the work directory in use", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a run that did not start wrote %s", out)
+	}
+	unlock()
+	if _, err := Bench(context.Background(), insts, Options{MirrorRoot: t.TempDir(), WorkDir: work, Out: out}); err != nil {
+		t.Errorf("after the first run let go: %v", err)
+	}
+}
+
+// The default work directory follows $HONE_CACHE_DIR, as the index cache
+// does.
+func TestBenchWorkDirFollowsCacheDir(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("HONE_CACHE_DIR", cache)
+	insts := []Instance{{ID: "x-1", Repo: "no/such", BaseCommit: "abc", Problem: "p", Gold: []string{"a.py"}}}
+	out := filepath.Join(t.TempDir(), "p.jsonl")
+	if _, err := Bench(context.Background(), insts, Options{MirrorRoot: t.TempDir(), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "bench", "bench.lock")); err != nil {
+		t.Errorf("work directory not under $HONE_CACHE_DIR: %v", err)
 	}
 }
 

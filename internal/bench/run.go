@@ -59,6 +59,7 @@ import (
 	"time"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -138,8 +139,9 @@ var CycleRungs = []int{1, 2}
 type Options struct {
 	// MirrorRoot holds the bare mirrors, as owner+name/repo or owner+name.
 	MirrorRoot string
-	// WorkDir holds the work trees and the index cache; "" means
-	// os.UserCacheDir()/hone/bench.
+	// WorkDir holds the work trees and the index cache; "" means bench/ in
+	// hone's cache directory ($HONE_CACHE_DIR, else the user cache
+	// directory's hone/). One run at a time uses it.
 	WorkDir string
 	// Out is the predictions file (JSON lines), continued when it exists.
 	Out string
@@ -233,12 +235,20 @@ func Bench(ctx context.Context, insts []Instance, opts Options) (*Summary, error
 		return nil, errors.New("bench: no predictions file")
 	}
 	if opts.WorkDir == "" {
-		d, err := os.UserCacheDir()
+		d, err := index.CacheDir("")
 		if err != nil {
 			return nil, fmt.Errorf("bench: no work directory: %w", err)
 		}
-		opts.WorkDir = filepath.Join(d, "hone", "bench")
+		opts.WorkDir = filepath.Join(d, "bench")
 	}
+	if err := os.MkdirAll(opts.WorkDir, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	unlock, err := lockWorkDir(opts.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if opts.Open.CacheDir == "" {
 		opts.Open.CacheDir = filepath.Join(opts.WorkDir, "index")
 	}

@@ -66,7 +66,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of git mirrors (bare, or clones), <owner>+<name>/repo or <owner>+<name> (required)")
 	fl.StringVar(&f.out, "out", "bench.jsonl", "predictions file (JSON lines), continued when it exists")
-	fl.StringVar(&f.workDir, "work-dir", "", "work trees and index cache (default <user cache dir>/hone/bench)")
+	fl.StringVar(&f.workDir, "work-dir", "", "work trees and index cache, one run at a time (default $HONE_CACHE_DIR/bench, else <user cache dir>/hone/bench)")
 	fl.IntVar(&f.workers, "workers", 1, "repositories run in parallel (1 gives the cleanest timing)")
 	fl.IntVar(&f.limit, "limit", 0, "run only the first N instances (after --only)")
 	fl.StringSliceVar(&f.only, "only", nil, "run only these instance ids (comma-separated)")
