@@ -30,7 +30,15 @@ import (
 //
 // and the words' part is divided by the square root of the unit's length
 // in units of unitLines, past that length: a long function says more words
-// by its length alone. The pack shows a file's units best first.
+// by its length alone. A definition the task names with its class
+// (DecimalField.to_python) also gets the file's best words' part, so that
+// it leads the file however many words its siblings hold: in a file of
+// forty to_python methods the words alone cannot pick the one the task
+// means. A class-like definition the task names is shown whole, not just
+// its header: the task is about the class, and the edit is often a member
+// to add or change in it (a unit too large for the budget's share is cut to
+// its signature and matching lines, as any unit). The pack shows a file's
+// units best first.
 
 // Evidence is what a task says about where its change goes, for one file.
 type Evidence struct {
@@ -268,21 +276,31 @@ func (f *file) score(us []unit, ev Evidence) []unit {
 			}
 		}
 	}
-	for i := range us {
-		u := &us[i]
-		words := 0.0
+	words := make([]float64, len(us))
+	best := 0.0
+	for i, u := range us {
 		for _, t := range termsOf[i] {
-			words += weight[t] * math.Log(1+float64(len(us))/float64(df[t]))
+			words[i] += weight[t] * math.Log(1+float64(len(us))/float64(df[t]))
 		}
 		if lines := u.to - u.from + 1; lines > unitLines {
-			words /= math.Sqrt(float64(lines) / float64(unitLines))
+			words[i] /= math.Sqrt(float64(lines) / float64(unitLines))
 		}
-		s := words
+		best = max(best, words[i])
+	}
+	for i := range us {
+		u := &us[i]
+		s := words[i]
 		if u.def >= 0 {
 			d := f.defs[u.def]
 			if named(d, ev.Symbols) {
 				s += namedValue
 				u.named = true
+				if namedWithClass(d, ev.Symbols) {
+					s += best
+				}
+				if classLike[d.Kind] && d.End > u.to {
+					u.to = min(d.End, len(f.lines)) // the class whole
+				}
 			} else if d.Parent != "" && ev.Symbols[strings.ToLower(d.Parent)] {
 				s += memberValue
 			}
@@ -300,6 +318,11 @@ func (f *file) score(us []unit, ev Evidence) []unit {
 	out := append([]unit(nil), us...)
 	slices.SortStableFunc(out, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	return out
+}
+
+// namedWithClass reports whether the task names d as Parent.Name.
+func namedWithClass(d syntax.Tag, symbols map[string]bool) bool {
+	return d.Parent != "" && symbols[strings.ToLower(d.Parent)+"."+strings.ToLower(d.Name)]
 }
 
 // named reports whether the task names definition d: its name, or

@@ -1,14 +1,16 @@
 package pack
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/loop"
@@ -124,7 +126,120 @@ func TestUnitsCoverTheFile(t *testing.T) {
 		{10, 12, 2, 1},  // m, and the blank line after it
 		{13, 13, -1, 1}, // y = 2, in C
 	}
-	if d := cmp.Diff(want, got); d != "" {
+	if d := gocmp.Diff(want, got); d != "" {
 		t.Errorf("units (-want +got):\n%s", d)
+	}
+}
+
+// fieldsModule is a module of many field classes, each with a to_python
+// method; the task names one of them as Class.method or a class whole.
+func fieldsModule() (string, []syntax.Tag) {
+	var b strings.Builder
+	var defs []syntax.Tag
+	line := 1
+	add := func(s string) {
+		b.WriteString(s + "\n")
+		line++
+	}
+	for i := range 40 {
+		name := fmt.Sprintf("Field%d", i)
+		words := "value value decimal invalid operation raises type error on the value formfield"
+		if i == 23 {
+			name = "DecimalField"
+			words = "value"
+		}
+		start := line
+		add("class " + name + "(Field):")
+		add("    description = 'a field'")
+		defs = append(defs, syntax.Tag{Name: "description", Kind: "constant", Parent: name, Line: line - 1, End: line - 1})
+		add("")
+		m := line
+		add("    def to_python(self, value):")
+		add("        # " + words)
+		add("        return convert(value)")
+		defs = append(defs, syntax.Tag{Name: "to_python", Kind: "method", Parent: name, Line: m, End: line - 1})
+		add("")
+		g := line
+		add("    def get_internal_type(self):")
+		add("        return '" + name + "'")
+		defs = append(defs, syntax.Tag{Name: "get_internal_type", Kind: "method", Parent: name, Line: g, End: line - 1})
+		defs = append(defs, syntax.Tag{Name: name, Kind: "class", Line: start, End: line - 1})
+		add("")
+	}
+	slices.SortStableFunc(defs, func(a, b syntax.Tag) int { return cmp.Compare(a.Line, b.Line) })
+	return b.String(), defs
+}
+
+// A definition the task names with its class leads its file, although its
+// siblings of the same name hold more of the task's words.
+func TestContextAimsAtTheQualifiedName(t *testing.T) {
+	root := t.TempDir()
+	src, defs := fieldsModule()
+	os.WriteFile(filepath.Join(root, "fields.py"), []byte(src), 0o644)
+	for _, tc := range []struct {
+		name    string
+		task    string
+		terms   map[string]float64
+		symbols map[string]bool
+		want    []string
+	}{
+		{"Class.method", "DecimalField.to_python() raises TypeError on an invalid value",
+			map[string]float64{"decimal": 2, "invalid": 1, "operation": 1, "raises": 1, "type": 1, "error": 1, "value": 1},
+			map[string]bool{"decimalfield.to_python": true, "to_python": true, "decimalfield": true},
+			[]string{"class DecimalField(Field):", "        # value\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var words []string
+			for w := range tc.terms {
+				words = append(words, w)
+			}
+			slices.Sort(words)
+			ev := Evidence{Terms: tc.terms, Symbols: tc.symbols}
+			in := Input{Task: tc.task, Root: root, Terms: words,
+				Files: []File{{Evaluation: loop.Evaluation{Path: "fields.py", Relevance: 0.95}, Selected: true, Defs: defs, Evidence: ev}}}
+			got, err := Build(in, Options{Budget: 300})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if Tokens(got) > 300 {
+				t.Errorf("%d tokens", Tokens(got))
+			}
+			if strings.Contains(got, "whole file") {
+				t.Fatalf("the module fits whole at 300 tokens: the test says nothing:\n%s", got)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("pack lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// A class the task names is one unit, the class whole, that leads its
+// file; its members are still units of their own too.
+func TestNamedClassIsWhole(t *testing.T) {
+	src, defs := fieldsModule()
+	f := newFile("fields.py", []byte(src), []string{"decimalfield", "formfield"}, defs, false)
+	ev := Evidence{Terms: map[string]float64{"decimalfield": 2, "formfield": 1}, Symbols: map[string]bool{"decimalfield": true}}
+	us := f.score(f.units(), ev)
+	var class syntax.Tag
+	for _, d := range defs {
+		if d.Name == "DecimalField" {
+			class = d
+		}
+	}
+	top := us[0]
+	if top.def < 0 || defs[top.def].Name != "DecimalField" || top.from != class.Line || top.to != class.End || !top.named {
+		t.Errorf("first unit %+v, want DecimalField whole, lines %d-%d, named", top, class.Line, class.End)
+	}
+	members := 0
+	for _, u := range us {
+		if u.parent == top.def && u.def >= 0 {
+			members++
+		}
+	}
+	if members != 3 {
+		t.Errorf("%d member units of DecimalField, want 3 (description, to_python, get_internal_type)", members)
 	}
 }
