@@ -53,3 +53,38 @@ func BenchmarkLoadCache(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBringForward brings a cached log of a real repository forward
+// by 50 commits, as a warm call does after a pull: HONE_BENCH_GITDIR (a
+// git directory, such as a bare mirror) from HEAD~50 to HEAD.
+func BenchmarkBringForward(b *testing.B) {
+	gitDir := os.Getenv("HONE_BENCH_GITDIR")
+	if gitDir == "" {
+		b.Skip("HONE_BENCH_GITDIR not set")
+	}
+	cache := b.TempDir()
+	old := Source{GitDir: gitDir, Rev: "HEAD~50"}
+	if _, _, err := Load(context.Background(), old, Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	p, err := pathFor(cache, old)
+	if err != nil {
+		b.Fatal(err)
+	}
+	saved, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.WriteFile(p, saved, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		_, st, err := Load(context.Background(), Source{GitDir: gitDir, Rev: "HEAD"}, Options{CacheDir: cache})
+		if err != nil || !st.Cached || st.Read == 0 {
+			b.Fatalf("%+v, %v: want the log brought forward", st, err)
+		}
+	}
+}
