@@ -331,10 +331,10 @@ func named(d syntax.Tag, symbols map[string]bool) bool {
 	if len(symbols) == 0 {
 		return false
 	}
-	n := strings.ToLower(d.Name)
-	if d.Parent != "" && symbols[strings.ToLower(d.Parent)+"."+n] {
+	if namedWithClass(d, symbols) {
 		return true
 	}
+	n := strings.ToLower(d.Name)
 	// A short or common name (get, save, run) is named only with its class.
 	if len(n) < 4 || (len(n) < minPlainName && len(tokenize.Split(d.Name)) < 2 && !(d.Name[0] >= 'A' && d.Name[0] <= 'Z')) {
 		return false

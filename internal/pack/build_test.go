@@ -3,6 +3,7 @@ package pack
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -176,43 +177,25 @@ func TestContextAimsAtTheQualifiedName(t *testing.T) {
 	root := t.TempDir()
 	src, defs := fieldsModule()
 	os.WriteFile(filepath.Join(root, "fields.py"), []byte(src), 0o644)
-	for _, tc := range []struct {
-		name    string
-		task    string
-		terms   map[string]float64
-		symbols map[string]bool
-		want    []string
-	}{
-		{"Class.method", "DecimalField.to_python() raises TypeError on an invalid value",
-			map[string]float64{"decimal": 2, "invalid": 1, "operation": 1, "raises": 1, "type": 1, "error": 1, "value": 1},
-			map[string]bool{"decimalfield.to_python": true, "to_python": true, "decimalfield": true},
-			[]string{"class DecimalField(Field):", "        # value\n"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var words []string
-			for w := range tc.terms {
-				words = append(words, w)
-			}
-			slices.Sort(words)
-			ev := Evidence{Terms: tc.terms, Symbols: tc.symbols}
-			in := Input{Task: tc.task, Root: root, Terms: words,
-				Files: []File{{Evaluation: loop.Evaluation{Path: "fields.py", Relevance: 0.95}, Selected: true, Defs: defs, Evidence: ev}}}
-			got, err := Build(in, Options{Budget: 300})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if Tokens(got) > 300 {
-				t.Errorf("%d tokens", Tokens(got))
-			}
-			if strings.Contains(got, "whole file") {
-				t.Fatalf("the module fits whole at 300 tokens: the test says nothing:\n%s", got)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("pack lacks %q:\n%s", w, got)
-				}
-			}
-		})
+	terms := map[string]float64{"decimal": 2, "invalid": 1, "operation": 1, "raises": 1, "type": 1, "error": 1, "value": 1}
+	words := slices.Sorted(maps.Keys(terms))
+	ev := Evidence{Terms: terms, Symbols: map[string]bool{"decimalfield.to_python": true, "to_python": true, "decimalfield": true}}
+	in := Input{Task: "DecimalField.to_python() raises TypeError on an invalid value", Root: root, Terms: words,
+		Files: []File{{Evaluation: loop.Evaluation{Path: "fields.py", Relevance: 0.95}, Selected: true, Defs: defs, Evidence: ev}}}
+	got, err := Build(in, Options{Budget: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Tokens(got) > 300 {
+		t.Errorf("%d tokens", Tokens(got))
+	}
+	if strings.Contains(got, "whole file") {
+		t.Fatalf("the module fits whole at 300 tokens: the test says nothing:\n%s", got)
+	}
+	for _, w := range []string{"class DecimalField(Field):", "        # value\n"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("pack lacks %q:\n%s", w, got)
+		}
 	}
 }
 
