@@ -23,6 +23,7 @@ require (
 	github.com/tree-sitter/tree-sitter-rust v0.24.0
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2
 	github.com/vbauerster/mpb/v8 v8.16.2
+	go.etcd.io/bbolt v1.4.3
 	golang.org/x/sys v0.48.0
 )
 

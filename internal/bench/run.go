@@ -97,8 +97,11 @@ type Run struct {
 type Prediction struct {
 	ID string `json:"instance_id"`
 	Run
-	// FilesParsed is the number of files the index read (not from its cache).
-	FilesParsed int `json:"files_parsed"`
+	// FilesParsed is the number of files the index parsed (not in its
+	// cache); FilesRecalled the files it read again whose parse the records
+	// store held (a version of the file seen before).
+	FilesParsed   int `json:"files_parsed"`
+	FilesRecalled int `json:"files_recalled,omitempty"`
 	// Checkout says how the tree got to the commit: "fresh", "switch" or "same".
 	Checkout   string          `json:"checkout,omitempty"`
 	CheckoutMs int64           `json:"checkout_ms"`
@@ -575,7 +578,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	if err != nil {
 		return fail(err)
 	}
-	pr.FilesParsed = repo.IndexStats().Parsed
+	pr.FilesParsed, pr.FilesRecalled = repo.IndexStats().Parsed, repo.IndexStats().Recalled
 
 	ro := hone.RetrieveOptions{}
 	var extra func() map[string]any

@@ -48,8 +48,8 @@ when no file is left to index (the exit code is then 5).`,
 // "reason<TAB>path<TAB>detail". Warnings are not repeated: they went to
 // stderr as they were met.
 func printIndex(w io.Writer, root string, st index.Stats, history string, explain bool) {
-	fmt.Fprintf(w, "%s: %d files indexed (%d read, %d from cache, %d removed), %d skipped, %d ms\n",
-		root, st.Files, st.Parsed, st.Reused, st.Removed, len(st.Skipped), st.Millis)
+	fmt.Fprintf(w, "%s: %d files indexed (%d parsed, %d recalled by content, %d from cache, %d removed), %d skipped, %d ms\n",
+		root, st.Files, st.Parsed, st.Recalled, st.Reused, st.Removed, len(st.Skipped), st.Millis)
 	byReason := map[walk.SkipReason]int{}
 	for _, s := range st.Skipped {
 		byReason[s.Reason]++

@@ -22,6 +22,7 @@ import (
 type parsed struct {
 	file  File
 	inode uint64
+	key   recordKey
 	dict  *dict   // the worker's term dictionary
 	terms []int32 // distinct terms, ids in dict
 	tfs   []tfFull
@@ -39,8 +40,9 @@ type dict struct {
 }
 
 // parseAll reads and parses files with up to workers goroutines. The result
-// is in the order of files.
-func parseAll(ctx context.Context, files []walk.File, workers int, progress func(done, total int)) ([]parsed, error) {
+// is in the order of files. With a records store, a file whose record it
+// holds is not parsed, and every file parsed is put in it.
+func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, progress func(done, total int)) ([]parsed, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -58,7 +60,7 @@ func parseAll(ctx context.Context, files []walk.File, workers int, progress func
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				out[i] = parseFile(files[i], d)
+				out[i] = parseFile(files[i], d, rs)
 				n := int(done.Add(1))
 				if progress != nil {
 					progressMu.Lock()
@@ -76,8 +78,9 @@ func parseAll(ctx context.Context, files []walk.File, workers int, progress func
 }
 
 // parseFile reads one file, extracts its tags and counts its terms per field
-// with the worker's dictionary d.
-func parseFile(wf walk.File, d *dict) parsed {
+// with the worker's dictionary d; or takes all that from the records store
+// rs (nil: none), where it is put after a parse.
+func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	p := parsed{
 		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime},
 		inode: wf.Inode,
@@ -87,6 +90,16 @@ func parseFile(wf walk.File, d *dict) parsed {
 	if err != nil {
 		p.skip = &walk.Skip{Path: wf.Path, Reason: walk.SkipUnreadable, Detail: err.Error()}
 		return p
+	}
+	p.key = keyOf(wf.Path, raw)
+	if rs != nil {
+		if v := rs.get(p.key); v != nil {
+			if decodeRecord(v, &p) {
+				rs.hit()
+				return p
+			}
+			rs.damaged(p.key)
+		}
 	}
 	text, reason, detail, skip := walk.Sniff(wf.Path, raw)
 	if skip {
@@ -147,6 +160,9 @@ func parseFile(wf walk.File, d *dict) parsed {
 	for _, id := range p.terms {
 		d.slot[id] = 0
 	}
+	if rs != nil {
+		rs.put(p.key, encodeParsed(&p))
+	}
 	return p
 }
 
@@ -168,6 +184,7 @@ func pathTerms(sc *tokenize.Scanner, path string, fn func(string)) {
 type record struct {
 	file  File
 	inode uint64
+	key   recordKey
 	terms []int32 // builder term ids, distinct
 	tfs   []tfFull
 }
@@ -281,7 +298,7 @@ func (b *builder) addParsed(p *parsed) {
 		remap = append(remap, -1)
 	}
 	b.remap[p.dict] = remap
-	r := record{file: f, inode: p.inode, terms: p.terms, tfs: p.tfs}
+	r := record{file: f, inode: p.inode, key: p.key, terms: p.terms, tfs: p.tfs}
 	for i, t := range p.terms {
 		if remap[t] < 0 {
 			remap[t] = b.term(p.dict.terms[t])
@@ -297,7 +314,7 @@ func (b *builder) addParsed(p *parsed) {
 // old one's buffers alive.
 func (b *builder) addReused(old *segment, d int32) {
 	lo, hi := old.fwdOff[d], old.fwdOff[d+1]
-	r := record{file: b.file(*old.file(d)), inode: old.inodes[d], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
+	r := record{file: b.file(*old.file(d)), inode: old.inodes[d], key: old.keys[d], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
 	for i, t := range r.terms {
 		r.tfs[i] = old.full(t, d, old.fwdTF[lo+int32(i)])
 	}
@@ -340,6 +357,7 @@ func (b *builder) finish() *segment {
 	sg := &segment{terms: terms}
 	sg.files = make([]File, len(b.recs))
 	sg.inodes = make([]uint64, len(b.recs))
+	sg.keys = make([]recordKey, len(b.recs))
 	total := 0
 	for _, r := range b.recs {
 		total += len(r.terms)
@@ -351,6 +369,7 @@ func (b *builder) finish() *segment {
 	for d, r := range b.recs {
 		sg.files[d] = r.file
 		sg.inodes[d] = r.inode
+		sg.keys[d] = r.key
 		start := len(sg.fwdTerm)
 		for i, t := range r.terms {
 			sg.fwdTerm = append(sg.fwdTerm, newID[t])

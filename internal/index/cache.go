@@ -17,7 +17,9 @@ import (
 
 // The cache of one repository is a manifest, index-<hash of the absolute
 // root>.bin, and the immutable segment files it names,
-// index-<same hash>-<16 hex digits>.seg, in one directory. Every file is
+// index-<same hash>-<16 hex digits>.seg, in one directory; records.db
+// beside them is the store of parsed files that every repository of the
+// directory shares (records.go). Every file is
 // little-endian, written to a temporary file and renamed into place, and a
 // segment file is never written again under its name: readers see a whole
 // file or none. The manifest is small (it is rewritten at each change); the
@@ -59,6 +61,7 @@ import (
 //	  lenMeta uint64, then the meta section (uvarints unless noted):
 //	    files (in path order): count, total tags, total imports, then per
 //	           file: path, lang (string ids), size, mtime (varint), inode,
+//	           content key (16 bytes, see records.go),
 //	           len per field, defs count, refs count, byte length of its
 //	           tags, imports (count, string ids)
 //	    overflow: count, then term id, file id and the three counts of each
@@ -89,7 +92,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 6
+	formatVersion = 7
 	headerSize    = 48
 	manifestHead  = 32
 )

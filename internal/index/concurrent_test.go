@@ -69,7 +69,8 @@ func TestConcurrentOpen(t *testing.T) {
 		t.Errorf("Open after concurrent writers: %+v", st)
 	}
 	// Left: the manifest, its lock, its segments and at most those of the
-	// manifest it replaced (kept one generation for readers).
+	// manifest it replaced (kept one generation for readers), and the
+	// records store.
 	ents, _ := os.ReadDir(cache)
 	named := map[string]bool{}
 	for _, sg := range ix.segs {
@@ -78,7 +79,7 @@ func TestConcurrentOpen(t *testing.T) {
 	extra := 0
 	for _, e := range ents {
 		switch n := e.Name(); {
-		case strings.HasSuffix(n, ".bin"), strings.HasSuffix(n, ".lock"), named[n]:
+		case strings.HasSuffix(n, ".bin"), strings.HasSuffix(n, ".lock"), named[n], n == recordsFile:
 		case strings.HasSuffix(n, ".seg"):
 			extra++
 		default:

@@ -73,6 +73,15 @@
 // (Options.Prev) reads nothing when the manifest still describes it, takes
 // from it every segment a newer manifest still names, and writes the files
 // again from memory when they were cut or removed.
+//
+// # Records addressed by content
+//
+// What parsing a file gives (tags, imports, terms and counts) depends only
+// on its path and bytes. Open keeps it in a store shared by every root of
+// one cache directory, keyed by a hash of both (records.go): a file read
+// again is hashed and, when the store has that version, not parsed. A
+// checkout of another commit, a branch switched back, a second worktree or
+// clone of a repository parse only the versions never seen.
 package index
 
 import (
@@ -150,6 +159,11 @@ type Options struct {
 	// An Open that did not walk reports in Stats.Skipped only the files
 	// whose content was refused.
 	Touched []string
+	// RecordsMax is the byte budget of the records store of parsed files
+	// addressed by content, shared by the repositories of one cache
+	// directory (see records.go): 0 means DefaultRecordsMax, below 0 no
+	// store (every file read is parsed).
+	RecordsMax int64
 	// Logger receives each warning as Open meets it, the text of
 	// Stats.Warnings (a caller that logs them itself leaves it nil).
 	Logger *slog.Logger
@@ -160,6 +174,7 @@ type Stats struct {
 	Files    int // indexed
 	Reused   int // taken from the cache unchanged
 	Parsed   int // read and parsed this time
+	Recalled int // read this time, their parse taken from the records store
 	Removed  int // in the cache but gone from the tree
 	Skipped  []walk.Skip
 	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/hone-dev/hone/internal/walk"
 )
 
@@ -143,8 +145,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// Decide per walked file: keep it where it is, keep a content skip, or
 	// read it. A file read again, or gone, is tombstoned in its segment.
 	var dead [][]bool // per old segment, copied on first write
+	var retired []loc
 	kill := func(id ID) {
 		l := old.loc[id]
+		retired = append(retired, l)
 		if dead[l.seg] == nil {
 			dead[l.seg] = make([]bool, len(old.segs[l.seg].files))
 			copy(dead[l.seg], old.dead[l.seg])
@@ -205,9 +209,48 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return ix, st, nil
 	}
 
-	parsed, err := parseAll(ctx, toRead, opts.Workers, opts.Progress)
+	var rs *records
+	// A cache directory that cannot be made costs the store silently: save
+	// warns of it below.
+	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && opts.RecordsMax >= 0 && len(toRead)+len(retired) > 0 && os.MkdirAll(dir, 0o755) == nil {
+		max := opts.RecordsMax
+		if max == 0 {
+			max = DefaultRecordsMax
+		}
+		rs, err = openRecords(dir, max)
+		switch {
+		case err == nil:
+			defer rs.close()
+			if rs.renewed {
+				warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
+			}
+			for _, l := range retired {
+				sg := old.segs[l.seg]
+				if k := sg.keys[l.id]; k != (recordKey{}) {
+					rs.put(k, encodeRetired(sg, l.id))
+				}
+			}
+		case errors.Is(err, bolt.ErrTimeout), errors.Is(err, os.ErrPermission):
+			// Held by another process past a short wait, or a read-only
+			// directory (save warns of that): parse.
+			if opts.Logger != nil {
+				opts.Logger.Debug("index: records store not used; parsing every file", "err", err)
+			}
+		default:
+			warn("%v; parsing every file", err)
+		}
+	}
+	parsed, err := parseAll(ctx, toRead, opts.Workers, rs, opts.Progress)
 	if err != nil {
 		return nil, st, err
+	}
+	if rs != nil {
+		if err := rs.flush(); errors.Is(err, errDamaged) {
+			warn("%v; removed, to be made anew", err)
+		} else if err != nil {
+			warn("%v; records not saved", err)
+		}
+		st.Recalled = rs.hits
 	}
 	skips := keptSkips
 	fresh := 0
@@ -293,7 +336,8 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		ix.print = old.print // the segments it keeps carry it
 	}
 	st.Files = ix.Len()
-	st.Reused = st.Files - st.Parsed
+	st.Parsed -= st.Recalled
+	st.Reused = st.Files - st.Parsed - st.Recalled
 	if old != nil && old.imports != nil && samePaths(old, ix) {
 		redo := map[ID]bool{}
 		for _, f := range toRead {

@@ -21,6 +21,7 @@ type segment struct {
 
 	files  []File
 	inodes []uint64
+	keys   []recordKey // content keys (see records.go); zero where unknown
 
 	// terms is the sorted term table; a term's local id is its position.
 	terms strTable

@@ -61,6 +61,16 @@ func (d *decoder) v() int64 {
 	return x
 }
 
+func (d *decoder) key() recordKey {
+	var k recordKey
+	if len(d.b)-d.i < len(k) {
+		d.fail()
+		return k
+	}
+	d.i += copy(k[:], d.b[d.i:])
+	return k
+}
+
 func (d *decoder) u64() uint64 {
 	if len(d.b)-d.i < 8 {
 		d.fail()
@@ -397,6 +407,7 @@ func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bo
 	impBuf := make([]string, nImps)
 	ix.files = make([]File, n)
 	ix.inodes = make([]uint64, n)
+	ix.keys = make([]recordKey, n)
 	langs := interner{}
 	for i := 0; i < n && d.err == nil; i++ {
 		f := &ix.files[i]
@@ -405,6 +416,7 @@ func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bo
 		f.Size = d.v()
 		f.ModTime = d.v()
 		ix.inodes[i] = d.uv()
+		ix.keys[i] = d.key()
 		for j := range f.Len {
 			f.Len[j] = int32(d.count(1 << 31))
 		}

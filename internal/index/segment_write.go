@@ -132,6 +132,7 @@ func (ix *segment) encode(print uint64) []byte {
 		meta.v(f.Size)
 		meta.v(f.ModTime)
 		meta.uv(ix.inodes[i])
+		meta.b = append(meta.b, ix.keys[i][:]...)
 		for _, l := range f.Len {
 			meta.uv(uint64(l))
 		}

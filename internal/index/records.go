@@ -1,0 +1,634 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/hone-dev/hone/internal/syntax"
+)
+
+// Records: what parsing a file yields, addressed by its content.
+//
+// A file's record is everything its parse gives the index: its language,
+// definitions, references and imports, its term count per field and its
+// distinct terms with their counts. It depends only on the file's path and
+// bytes (and on the extractor), so it is stored under a key of those:
+// SHA-256 of the path, a zero byte and the content, cut to 16 bytes. Every
+// file Open parses is put in the store of its cache directory; a file Open
+// must read again is first looked up there, and a record found stands in
+// for the parse (tree-sitter and the tokenizer are most of an index's
+// time). Checking out another commit thus re-parses only the versions of
+// files this cache directory has never seen: going back to a branch, a
+// stash popped, a second worktree or clone of one repository (the key
+// holds no root) cost a read and a hash per file. A file renamed is parsed
+// again: its path is in the key, as its path terms and language are in the
+// record.
+//
+// The store is one bbolt file, records.db, beside the index files. Records
+// live in generation buckets ("g" and the generation number, big-endian);
+// puts go to the newest, and a lookup reads the newest two, copying a hit
+// from the older one into the newest. When the newest holds more than half
+// of the store's budget (Options.RecordsMax), the next write starts a new
+// generation and drops the one before the older: records in use survive,
+// the store stays within about the budget, and bbolt reuses the freed pages.
+// Bucket "meta" holds the format version, the extractor fingerprint of the
+// records, the executable stamp that last checked it, and the newest
+// generation with its byte count; a store of another version or extractor
+// is emptied.
+//
+// Record value (little-endian; uvarints; strings are uvarint length and
+// bytes):
+//
+//	crc      uint32  CRC-32 (IEEE) of the rest
+//	lang     string
+//	strings  count, then each string once (tag names, parents, kinds,
+//	         imports), named below by their position
+//	imports  count, then string positions
+//	defs, refs  each: count, then per tag name, parent, kind (positions),
+//	         line and last line
+//	len      the term count of each field
+//	terms    count, then per term in sorted order: the length of the prefix
+//	         it shares with the term before, the rest (string), and its
+//	         counts in the three fields
+//
+// Besides the files it parses, Open puts in the store the records of the
+// files it replaces or loses (read back from their segment, where the
+// content key of each file is kept): a version that was indexed for long
+// is in the newest generation when it leaves the tree, so that going back
+// to it finds it however much was parsed meanwhile.
+//
+// The store is a cache: a record that fails its checks, a store that cannot
+// be opened (another process holds it past a short wait, a full or
+// read-only directory) or that is corrupt costs parsing, with a warning for
+// the last; a corrupt file is removed and written anew.
+const (
+	recordsFile    = "records.db"
+	recordsVersion = 1
+	// DefaultRecordsMax is the records store's default budget in bytes.
+	DefaultRecordsMax = 512 << 20
+	// recordsWait bounds the wait for another process's store.
+	recordsWait = 250 * time.Millisecond
+	// flushEvery: the records gathered are written once they hold this
+	// many bytes.
+	flushEvery = 8 << 20
+)
+
+var (
+	metaBucket = []byte("meta")
+	metaKey    = []byte("state")
+)
+
+// recordKey addresses a file's record: its path and content.
+type recordKey [16]byte
+
+func keyOf(path string, raw []byte) recordKey {
+	h := sha256.New()
+	h.Write([]byte(path))
+	h.Write([]byte{0})
+	h.Write(raw)
+	var sum [sha256.Size]byte
+	var k recordKey
+	copy(k[:], h.Sum(sum[:0]))
+	return k
+}
+
+// records is an open store, used by one Open: lookups from the parse
+// workers, puts gathered and written in batches as they grow and by flush.
+type records struct {
+	db  *bolt.DB
+	max int64
+
+	// renewed: the file was not a store, or a damaged one, and was made
+	// anew.
+	renewed bool
+
+	mu      sync.Mutex
+	gen     uint64 // newest generation, as last read or written
+	puts    map[recordKey][]byte
+	pending int                // bytes in puts
+	bad     map[recordKey]bool // records found damaged: written over
+	hits    int
+	err     error // the first failure met; the store is then left alone
+}
+
+// recordState is the meta bucket's one value.
+type recordState struct {
+	version uint32
+	print   uint64
+	stamp   uint64
+	gen     uint64
+	genSize int64
+}
+
+func (s recordState) encode() []byte {
+	b := make([]byte, 0, 40)
+	b = binary.LittleEndian.AppendUint32(b, s.version)
+	b = binary.LittleEndian.AppendUint64(b, s.print)
+	b = binary.LittleEndian.AppendUint64(b, s.stamp)
+	b = binary.LittleEndian.AppendUint64(b, s.gen)
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.genSize))
+	return b
+}
+
+func decodeState(b []byte) (recordState, bool) {
+	if len(b) != 36 {
+		return recordState{}, false
+	}
+	return recordState{
+		version: binary.LittleEndian.Uint32(b),
+		print:   binary.LittleEndian.Uint64(b[4:]),
+		stamp:   binary.LittleEndian.Uint64(b[12:]),
+		gen:     binary.LittleEndian.Uint64(b[20:]),
+		genSize: int64(binary.LittleEndian.Uint64(b[28:])),
+	}, true
+}
+
+func genBucket(g uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte("g"), g)
+}
+
+// stores shares one bolt handle per file within the process: bbolt's file
+// lock would otherwise make two Opens of one process wait on each other.
+var stores struct {
+	sync.Mutex
+	open map[string]*sharedDB
+}
+
+type sharedDB struct {
+	db   *bolt.DB
+	refs int
+}
+
+// errDamaged marks a store that bbolt could not read: a page it panicked
+// on, or a fault in its mapping of a file cut short.
+var errDamaged = errors.New("index: records store is damaged")
+
+// guard runs fn with a memory fault turned into a panic (bbolt maps the
+// file: a page past the end of a truncated file faults) and any panic
+// into errDamaged: a damaged cache never takes the process down.
+func guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w (%v)", errDamaged, r)
+		}
+	}()
+	return fn()
+}
+
+// openRecords opens (or creates) the store in dir. Its records must be
+// the running extractor's: a store last checked by this very executable is
+// trusted to be (as a manifest is), else the fingerprints are compared and
+// a store of another extractor or version is emptied. A store that is not
+// one or is damaged is removed and made anew (renewed). A store it cannot
+// use is an error; the caller parses without it.
+func openRecords(dir string, max int64) (*records, error) {
+	p := filepath.Join(dir, recordsFile)
+	rs, err := tryRecords(p, max)
+	// What is not the system's refusal (a lock held, a permission, a file
+	// that cannot be opened) is the file's fault: bbolt's checks of its
+	// meta pages and size, or a panic or fault while reading it.
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if err != nil && !errors.Is(err, bolt.ErrTimeout) && !errors.As(err, &pe) && !errors.As(err, &errno) {
+		if rerr := os.Remove(p); rerr == nil {
+			if rs, err = tryRecords(p, max); err == nil {
+				rs.renewed = true
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: records store %s: %w", p, err)
+	}
+	return rs, nil
+}
+
+func tryRecords(p string, max int64) (*records, error) {
+	var db *bolt.DB
+	if err := guard(func() (err error) { db, err = acquireDB(p); return err }); err != nil {
+		return nil, err
+	}
+	rs := &records{db: db, max: max, puts: map[recordKey][]byte{}}
+	err := guard(func() error { return db.Update(rs.check) })
+	if err != nil {
+		rs.close()
+		return nil, err
+	}
+	return rs, nil
+}
+
+// check reads the store's state, emptying a store of another version or
+// extractor.
+func (rs *records) check(tx *bolt.Tx) error {
+	mb, err := tx.CreateBucketIfNotExists(metaBucket)
+	if err != nil {
+		return err
+	}
+	st, ok := decodeState(mb.Get(metaKey))
+	ok = ok && st.version == recordsVersion
+	stamp := exeStamp()
+	if !ok || stamp == 0 || st.stamp != stamp {
+		if print := extractorPrint(); !ok || st.print != print {
+			var names [][]byte
+			c := tx.Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				if k[0] == 'g' {
+					names = append(names, append([]byte(nil), k...))
+				}
+			}
+			for _, n := range names {
+				if err := tx.DeleteBucket(n); err != nil {
+					return err
+				}
+			}
+			st = recordState{version: recordsVersion, print: print, gen: 1}
+		}
+		st.stamp = stamp
+		if err := mb.Put(metaKey, st.encode()); err != nil {
+			return err
+		}
+	}
+	rs.gen = st.gen
+	return nil
+}
+
+// acquireDB opens the bolt file at p, or shares the process's handle.
+func acquireDB(p string) (*bolt.DB, error) {
+	stores.Lock()
+	defer stores.Unlock()
+	if s := stores.open[p]; s != nil {
+		s.refs++
+		return s.db, nil
+	}
+	db, err := bolt.Open(p, 0o600, &bolt.Options{Timeout: recordsWait, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return nil, err
+	}
+	if stores.open == nil {
+		stores.open = map[string]*sharedDB{}
+	}
+	stores.open[p] = &sharedDB{db: db, refs: 1}
+	return db, nil
+}
+
+// close releases the store (the file closes with its last user). A store
+// found damaged meanwhile is removed, to be made anew by the next Open.
+func (rs *records) close() {
+	stores.Lock()
+	defer stores.Unlock()
+	p := rs.db.Path()
+	if s := stores.open[p]; s != nil && s.db == rs.db {
+		if s.refs--; s.refs > 0 {
+			return
+		}
+		delete(stores.open, p)
+	}
+	rs.db.Close()
+	if errors.Is(rs.failure(), errDamaged) {
+		os.Remove(p)
+	}
+}
+
+// fail records the store's first failure; it is not used after one.
+func (rs *records) fail(err error) {
+	rs.mu.Lock()
+	if rs.err == nil {
+		rs.err = err
+	}
+	rs.mu.Unlock()
+}
+
+func (rs *records) failure() error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.err
+}
+
+// get returns a copy of k's record, from the newest two generations; a
+// hit in the older one is put again into the newest.
+func (rs *records) get(k recordKey) []byte {
+	if rs.failure() != nil {
+		return nil
+	}
+	rs.mu.Lock()
+	gen := rs.gen
+	rs.mu.Unlock()
+	var v []byte
+	older := false
+	err := guard(func() error {
+		return rs.db.View(func(tx *bolt.Tx) error {
+			for i, g := range []uint64{gen, gen - 1} {
+				if b := tx.Bucket(genBucket(g)); b != nil {
+					if x := b.Get(k[:]); x != nil {
+						v, older = append([]byte(nil), x...), i == 1
+						return nil
+					}
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		rs.fail(err)
+		return nil
+	}
+	if older {
+		rs.put(k, v)
+	}
+	return v
+}
+
+// put gathers a record for flush, which writes it unless the newest
+// generation holds it already.
+func (rs *records) put(k recordKey, v []byte) {
+	rs.mu.Lock()
+	rs.puts[k] = v
+	rs.pending += len(v)
+	var puts map[recordKey][]byte
+	var bad map[recordKey]bool
+	if rs.pending >= flushEvery {
+		// Written as the parse goes on: a large tree's records do not
+		// all wait in memory.
+		puts, bad = rs.take()
+	}
+	rs.mu.Unlock()
+	if puts != nil {
+		rs.write(puts, bad)
+	}
+}
+
+// take returns the gathered records and empties the set; rs.mu is held.
+func (rs *records) take() (map[recordKey][]byte, map[recordKey]bool) {
+	puts, bad := rs.puts, rs.bad
+	rs.puts, rs.bad, rs.pending = map[recordKey][]byte{}, nil, 0
+	return puts, bad
+}
+
+// damaged marks k's stored record as one that failed its checks: flush
+// writes the new parse over it.
+func (rs *records) damaged(k recordKey) {
+	rs.mu.Lock()
+	if rs.bad == nil {
+		rs.bad = map[recordKey]bool{}
+	}
+	rs.bad[k] = true
+	rs.mu.Unlock()
+}
+
+// hit counts a record used in place of a parse.
+func (rs *records) hit() {
+	rs.mu.Lock()
+	rs.hits++
+	rs.mu.Unlock()
+}
+
+// flush writes the records gathered and not yet written.
+func (rs *records) flush() error {
+	rs.mu.Lock()
+	puts, bad := rs.take()
+	rs.mu.Unlock()
+	return rs.write(puts, bad)
+}
+
+// write puts records in the newest generation in one transaction, starting
+// a new generation first when the newest is full.
+func (rs *records) write(puts map[recordKey][]byte, bad map[recordKey]bool) error {
+	if err := rs.failure(); err != nil {
+		return err
+	}
+	if len(puts) == 0 {
+		return nil
+	}
+	err := guard(func() error { return rs.db.Update(func(tx *bolt.Tx) error { return rs.writeTx(tx, puts, bad) }) })
+	if err != nil {
+		rs.fail(err)
+	}
+	return err
+}
+
+func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recordKey]bool) error {
+	mb := tx.Bucket(metaBucket)
+	if mb == nil {
+		return errors.New("index: records store lost its meta bucket")
+	}
+	st, ok := decodeState(mb.Get(metaKey))
+	if !ok {
+		return errors.New("index: records store: bad meta")
+	}
+	// The state is read again: another process may have moved on since
+	// the store was opened.
+	if st.genSize > rs.max/2 {
+		if g := st.gen - 1; g > 0 && tx.Bucket(genBucket(g)) != nil {
+			if err := tx.DeleteBucket(genBucket(g)); err != nil {
+				return err
+			}
+		}
+		st.gen++
+		st.genSize = 0
+	}
+	b, err := tx.CreateBucketIfNotExists(genBucket(st.gen))
+	if err != nil {
+		return err
+	}
+	for k, v := range puts {
+		// Keys name contents: one already there is the same record.
+		if !bad[k] && b.Get(k[:]) != nil {
+			continue
+		}
+		if err := b.Put(k[:], v); err != nil {
+			return err
+		}
+		st.genSize += int64(len(k) + len(v))
+	}
+	if err := mb.Put(metaKey, st.encode()); err != nil {
+		return err
+	}
+	rs.mu.Lock()
+	rs.gen = st.gen // a commit that fails leaves it as it was
+	rs.mu.Unlock()
+	return nil
+}
+
+// encodeParsed writes a parse as a record value.
+func encodeParsed(p *parsed) []byte {
+	terms := make([]string, len(p.terms))
+	for i, t := range p.terms {
+		terms[i] = p.dict.terms[t]
+	}
+	return encodeRecord(&p.file, terms, p.tfs)
+}
+
+// encodeRetired writes local file d of segment sg as a record value.
+func encodeRetired(sg *segment, d int32) []byte {
+	lo, hi := sg.fwdOff[d], sg.fwdOff[d+1]
+	terms, tfs := make([]string, 0, hi-lo), make([]tfFull, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		t := sg.fwdTerm[i]
+		terms = append(terms, sg.terms.at(int(t)))
+		tfs = append(tfs, sg.full(t, d, sg.fwdTF[i]))
+	}
+	return encodeRecord(sg.file(d), terms, tfs)
+}
+
+// encodeRecord writes what parsing f gave, its distinct terms with their
+// counts, as a record value: the tags' and imports' strings once each in a
+// table, the terms sorted and each stored as the length of the prefix it
+// shares with the one before and the rest.
+func encodeRecord(f *File, terms []string, tfs []tfFull) []byte {
+	e := encoder{b: make([]byte, 4, 128+8*len(terms))}
+	strs := map[string]int{}
+	var table []string
+	id := func(s string) uint64 {
+		i, ok := strs[s]
+		if !ok {
+			i = len(table)
+			strs[s] = i
+			table = append(table, s)
+		}
+		return uint64(i)
+	}
+	var refs encoder
+	tags := func(ts []syntax.Tag) {
+		refs.uv(uint64(len(ts)))
+		for _, t := range ts {
+			refs.uv(id(t.Name))
+			refs.uv(id(t.Parent))
+			refs.uv(id(t.Kind))
+			refs.uv(uint64(max(t.Line, 0)))
+			refs.uv(uint64(max(t.End, 0)))
+		}
+	}
+	refs.uv(uint64(len(f.Imports)))
+	for _, s := range f.Imports {
+		refs.uv(id(s))
+	}
+	tags(f.Defs)
+	tags(f.Refs)
+	e.str(f.Lang)
+	e.uv(uint64(len(table)))
+	for _, s := range table {
+		e.str(s)
+	}
+	e.b = append(e.b, refs.b...)
+	for _, n := range f.Len {
+		e.uv(uint64(max(n, 0)))
+	}
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(terms[a], terms[b]) })
+	e.uv(uint64(len(terms)))
+	prev := ""
+	for _, i := range order {
+		t := terms[i]
+		n := 0
+		for n < len(t) && n < len(prev) && t[n] == prev[n] {
+			n++
+		}
+		e.uv(uint64(n))
+		e.str(t[n:])
+		for _, c := range tfs[i] {
+			e.uv(uint64(c))
+		}
+		prev = t
+	}
+	binary.LittleEndian.PutUint32(e.b, crc32.Checksum(e.b[4:], crcTable))
+	return e.b
+}
+
+// decodeRecord fills p (path and stat already set) from a record value,
+// interning its terms in the worker's dictionary. It reports false, p
+// untouched, when the value fails its checks.
+func decodeRecord(v []byte, p *parsed) bool {
+	if len(v) < 4 || binary.LittleEndian.Uint32(v) != crc32.Checksum(v[4:], crcTable) {
+		return false
+	}
+	d := &decoder{b: v, i: 4}
+	rest := func() int { return len(d.b) - d.i }
+	var f File
+	f.Lang = d.str()
+	table := make([]string, d.count(rest()))
+	for i := range table {
+		table[i] = d.str()
+	}
+	str := func() string {
+		if i := d.count(len(table)); d.err == nil && i < len(table) {
+			return table[i]
+		}
+		d.fail()
+		return ""
+	}
+	tags := func() []syntax.Tag {
+		n := d.count(rest())
+		if n == 0 {
+			return nil
+		}
+		ts := make([]syntax.Tag, n)
+		for i := range ts {
+			ts[i] = syntax.Tag{Name: str(), Parent: str(), Kind: str(),
+				Line: d.count(math.MaxInt32), End: d.count(math.MaxInt32)}
+		}
+		return ts
+	}
+	if n := d.count(rest()); n > 0 {
+		f.Imports = make([]string, n)
+		for i := range f.Imports {
+			f.Imports[i] = str()
+		}
+	}
+	f.Defs = tags()
+	f.Refs = tags()
+	for i := range f.Len {
+		f.Len[i] = int32(d.count(math.MaxInt32))
+	}
+	n := d.count(rest())
+	terms := make([]string, n)
+	tfs := make([]tfFull, n)
+	prev := ""
+	for i := range terms {
+		k := d.count(len(prev))
+		s := d.str()
+		if d.err != nil {
+			break
+		}
+		terms[i] = prev[:k] + s
+		for j := range tfs[i] {
+			tfs[i][j] = uint16(d.count(math.MaxUint16))
+		}
+		prev = terms[i]
+	}
+	if d.err != nil || d.i != len(d.b) || f.Lang == "" {
+		return false
+	}
+	dict := p.dict
+	ids := make([]int32, n)
+	for i, t := range terms {
+		id, ok := dict.ids[t]
+		if !ok {
+			id = int32(len(dict.terms))
+			dict.ids[t] = id
+			dict.terms = append(dict.terms, t)
+			dict.slot = append(dict.slot, 0)
+		}
+		ids[i] = id
+	}
+	f.Path, f.Size, f.ModTime = p.file.Path, p.file.Size, p.file.ModTime
+	p.file, p.terms, p.tfs = f, ids, tfs
+	return true
+}

@@ -1,0 +1,242 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/hone-dev/hone/internal/walk"
+)
+
+// fresh builds root's index in memory only: what every Open must equal.
+func fresh(t *testing.T, root string) *Index {
+	t.Helper()
+	ix, _, err := Open(context.Background(), root, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// edit writes text to root's file p and moves its modification time on, so
+// that a stat sees the change however fast the test runs.
+func edit(t *testing.T, root, p, text string) {
+	t.Helper()
+	abs := filepath.Join(root, p)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(abs, next, next); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRecordsAcrossRoots(t *testing.T) {
+	cache := t.TempDir()
+	a := copyRepo(t)
+	ixA, st := openT(t, a, cache)
+	if st.Parsed != ixA.Len() || st.Recalled != 0 {
+		t.Fatalf("first root: %+v; want every file parsed", st)
+	}
+	// A second checkout of the same tree (a worktree, a clone) under
+	// another root: its index is built from the records, not parsed.
+	b := copyRepo(t)
+	ixB, st := openT(t, b, cache)
+	if st.Parsed != 0 || st.Recalled != ixB.Len() {
+		t.Fatalf("second root: %+v; want every file recalled", st)
+	}
+	sameIndex(t, fresh(t, b), ixB)
+}
+
+func TestRecordsBringBackARetiredVersion(t *testing.T) {
+	cache := t.TempDir()
+	root := copyRepo(t)
+	const p = "app/auth/tokens.py"
+	orig, err := os.ReadFile(filepath.Join(root, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A budget so small that every write starts a generation: the first
+	// build's records are dropped two writes later, so that only the
+	// retired record can bring p's first version back.
+	open := func() Stats {
+		t.Helper()
+		_, st, err := Open(context.Background(), root, Options{CacheDir: cache, RecordsMax: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	open()
+	edit(t, root, p, "def changed():\n    return 1\n")
+	if st := open(); st.Parsed != 1 {
+		t.Fatalf("after an edit: %+v; want 1 parsed", st)
+	}
+	edit(t, root, "app/settings.py", "class Other:\n    pass\n")
+	if st := open(); st.Parsed != 1 {
+		t.Fatalf("after a second edit: %+v; want 1 parsed", st)
+	}
+	edit(t, root, p, string(orig))
+	st := open()
+	if st.Parsed != 0 || st.Recalled != 1 {
+		t.Fatalf("back to the first version: %+v; want it recalled", st)
+	}
+	ix, _ := openT(t, root, cache)
+	sameIndex(t, fresh(t, root), ix)
+}
+
+// damageValues rewrites every record in the store at dir with fn.
+func damageValues(t *testing.T, dir string, fn func([]byte) []byte) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, recordsFile), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if name[0] != 'g' {
+				return nil
+			}
+			var keys, vals [][]byte
+			b.ForEach(func(k, v []byte) error {
+				keys, vals = append(keys, append([]byte(nil), k...)), append(vals, fn(append([]byte(nil), v...)))
+				return nil
+			})
+			for i := range keys {
+				if err := b.Put(keys[i], vals[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRecordsDamaged(t *testing.T) {
+	cases := []struct {
+		name string
+		// damage spoils the store at dir; warn: Open says so.
+		damage func(t *testing.T, dir string)
+		warn   bool
+	}{
+		{"flipped byte in every record", func(t *testing.T, dir string) {
+			damageValues(t, dir, func(v []byte) []byte { v[len(v)/2] ^= 0x20; return v })
+		}, false},
+		{"every record cut short", func(t *testing.T, dir string) {
+			damageValues(t, dir, func(v []byte) []byte { return v[:len(v)/2] })
+		}, false},
+		{"not a store", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, recordsFile), make([]byte, 64<<10), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"store cut in half", func(t *testing.T, dir string) {
+			p := filepath.Join(dir, recordsFile)
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(p, fi.Size()/2); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"store cut to its first page", func(t *testing.T, dir string) {
+			if err := os.Truncate(filepath.Join(dir, recordsFile), 4096); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"store of another extractor", func(t *testing.T, dir string) {
+			db, err := bolt.Open(filepath.Join(dir, recordsFile), 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.Update(func(tx *bolt.Tx) error {
+				b := tx.Bucket(metaBucket)
+				st, _ := decodeState(b.Get(metaKey))
+				st.print, st.stamp = st.print+1, 0
+				return b.Put(metaKey, st.encode())
+			})
+			db.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			openT(t, copyRepo(t), cache)
+			tc.damage(t, cache)
+			root := copyRepo(t)
+			ix, st := openT(t, root, cache)
+			if st.Recalled != 0 || st.Parsed != ix.Len() {
+				t.Errorf("Open on a damaged store: %+v; want every file parsed", st)
+			}
+			if got := len(st.Warnings); got != map[bool]int{false: 0, true: 1}[tc.warn] {
+				t.Errorf("warnings %q", st.Warnings)
+			}
+			sameIndex(t, fresh(t, root), ix)
+			// The store is whole again: a third root recalls every file.
+			if _, st := openT(t, copyRepo(t), cache); st.Recalled != ix.Len() || len(st.Warnings) != 0 {
+				t.Errorf("Open after the damaged one: %+v; want every file recalled", st)
+			}
+		})
+	}
+}
+
+func TestRecordsOff(t *testing.T) {
+	cache := t.TempDir()
+	openT(t, copyRepo(t), cache)
+	_, st, err := Open(context.Background(), copyRepo(t), Options{CacheDir: cache, RecordsMax: -1})
+	if err != nil || st.Recalled != 0 || st.Parsed == 0 {
+		t.Fatalf("RecordsMax -1: %+v, %v; want every file parsed", st, err)
+	}
+}
+
+// TestDecodeRecordRefusesDamage: every cut and every flipped byte of a
+// record is refused (the checksum or the bounds), never a panic or a
+// wrong parse.
+func TestDecodeRecordRefusesDamage(t *testing.T) {
+	root := copyRepo(t)
+	d := &dict{ids: map[string]int32{}}
+	var v []byte
+	for _, p := range []string{"app/auth/tokens.py", "app/api/views.py"} {
+		abs := filepath.Join(root, p)
+		fi, _ := os.Stat(abs)
+		got := parseFile(walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, d, nil)
+		if got.skip != nil {
+			t.Fatalf("%s skipped: %v", p, got.skip)
+		}
+		v = encodeParsed(&got)
+		back := parsed{file: File{Path: p}, dict: &dict{ids: map[string]int32{}}}
+		if !decodeRecord(v, &back) || back.file.Lang != got.file.Lang || len(back.terms) != len(got.terms) ||
+			len(back.file.Defs) != len(got.file.Defs) || len(back.file.Refs) != len(got.file.Refs) {
+			t.Fatalf("%s: a whole record does not decode to its parse", p)
+		}
+	}
+	for n := range len(v) {
+		if decodeRecord(v[:n], &parsed{dict: &dict{ids: map[string]int32{}}}) {
+			t.Fatalf("a record cut to %d of %d bytes was accepted", n, len(v))
+		}
+	}
+	for i := range v {
+		w := append([]byte(nil), v...)
+		w[i] ^= 1
+		if decodeRecord(w, &parsed{dict: &dict{ids: map[string]int32{}}}) {
+			t.Fatalf("a record with byte %d flipped was accepted", i)
+		}
+	}
+}
