@@ -210,14 +210,16 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 
 	var rs *records
-	// A cache directory that cannot be made costs the store silently: save
-	// warns of it below.
-	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && opts.RecordsMax >= 0 && len(toRead)+len(retired) > 0 && os.MkdirAll(dir, 0o755) == nil {
-		max := opts.RecordsMax
-		if max == 0 {
-			max = DefaultRecordsMax
+	// The records store, when enough files are read or replaced for it to
+	// pay its opening and its synced write (an edit or two is parsed at
+	// once). A cache directory that cannot be made costs the store
+	// silently: save warns of it below.
+	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && opts.RecordsMax >= 0 && max(len(toRead), len(retired)) >= recordsMinFiles && os.MkdirAll(dir, 0o755) == nil {
+		budget := opts.RecordsMax
+		if budget == 0 {
+			budget = DefaultRecordsMax
 		}
-		rs, err = openRecords(dir, max)
+		rs, err = openRecords(dir, budget)
 		switch {
 		case err == nil:
 			defer rs.close()

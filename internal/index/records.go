@@ -72,6 +72,9 @@ import (
 // is in the newest generation when it leaves the tree, so that going back
 // to it finds it however much was parsed meanwhile.
 //
+// An Open that reads or replaces only a few files (recordsMinFiles) parses
+// them and leaves the store alone.
+//
 // The store is a cache: a record that fails its checks, a store that cannot
 // be opened (another process holds it past a short wait, a full or
 // read-only directory) or that is corrupt costs parsing, with a warning for
@@ -87,6 +90,12 @@ const (
 	// many bytes.
 	flushEvery = 8 << 20
 )
+
+// recordsMinFiles: an Open that reads or replaces fewer files does not use
+// the store (parsing them costs less than opening it and syncing a write:
+// an edit in a watched tree stays as fast as without it). A variable for
+// the tests.
+var recordsMinFiles = 16
 
 var (
 	metaBucket = []byte("meta")

@@ -41,6 +41,7 @@ func edit(t *testing.T, root, p, text string) {
 }
 
 func TestRecordsAcrossRoots(t *testing.T) {
+	storeEveryOpen(t)
 	cache := t.TempDir()
 	a := copyRepo(t)
 	ixA, st := openT(t, a, cache)
@@ -57,7 +58,16 @@ func TestRecordsAcrossRoots(t *testing.T) {
 	sameIndex(t, fresh(t, b), ixB)
 }
 
+// storeEveryOpen makes every Open use the store, however few files it
+// reads.
+func storeEveryOpen(t *testing.T) {
+	old := recordsMinFiles
+	recordsMinFiles = 1
+	t.Cleanup(func() { recordsMinFiles = old })
+}
+
 func TestRecordsBringBackARetiredVersion(t *testing.T) {
+	storeEveryOpen(t)
 	cache := t.TempDir()
 	root := copyRepo(t)
 	const p = "app/auth/tokens.py"
@@ -175,6 +185,7 @@ func TestRecordsDamaged(t *testing.T) {
 			}
 		}, false},
 	}
+	storeEveryOpen(t) // the fixture has 10 files
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			cache := t.TempDir()
@@ -198,6 +209,7 @@ func TestRecordsDamaged(t *testing.T) {
 }
 
 func TestRecordsOff(t *testing.T) {
+	storeEveryOpen(t)
 	cache := t.TempDir()
 	openT(t, copyRepo(t), cache)
 	_, st, err := Open(context.Background(), copyRepo(t), Options{CacheDir: cache, RecordsMax: -1})
@@ -238,5 +250,14 @@ func TestDecodeRecordRefusesDamage(t *testing.T) {
 		if decodeRecord(w, &parsed{dict: &dict{ids: map[string]int32{}}}) {
 			t.Fatalf("a record with byte %d flipped was accepted", i)
 		}
+	}
+}
+
+func TestRecordsNotForAFewFiles(t *testing.T) {
+	cache := t.TempDir()
+	root := copyRepo(t)
+	openT(t, root, cache) // 10 files: fewer than recordsMinFiles
+	if _, err := os.Stat(filepath.Join(cache, recordsFile)); !os.IsNotExist(err) {
+		t.Fatalf("an Open of %d files made the store (%v)", 10, err)
 	}
 }
