@@ -71,6 +71,37 @@ func BenchmarkOpenWarm(b *testing.B) {
 	}
 }
 
+// BenchmarkOpenSecondRoot is the first index of a second worktree or
+// clone of a tree whose records the cache directory holds: each file is
+// read, hashed and recalled rather than parsed. Beside BenchmarkOpenCold
+// (the same tree parsed) it is what the records store spares.
+func BenchmarkOpenSecondRoot(b *testing.B) {
+	root, cache := synthRepo(b, benchFiles), b.TempDir()
+	if _, _, err := Open(context.Background(), root, Options{CacheDir: cache}); err != nil {
+		b.Fatal(err)
+	}
+	drop := func() {
+		ents, err := os.ReadDir(cache)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, e := range ents {
+			if e.Name() != recordsFile {
+				os.Remove(filepath.Join(cache, e.Name()))
+			}
+		}
+	}
+	for b.Loop() {
+		b.StopTimer()
+		drop() // the manifest and segments: an index never built here
+		b.StartTimer()
+		_, st, err := Open(context.Background(), root, Options{CacheDir: cache})
+		if err != nil || st.Parsed != 0 || st.Recalled != st.Files {
+			b.Fatal(err, st)
+		}
+	}
+}
+
 func BenchmarkSearch(b *testing.B) {
 	ix, _, err := Open(context.Background(), synthRepo(b, benchFiles), Options{NoCache: true})
 	if err != nil {
