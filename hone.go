@@ -84,6 +84,12 @@ type Options struct {
 	CacheDir string
 	// NoCache indexes in memory only.
 	NoCache bool
+	// RecordsMax is the byte budget of the store of parsed files addressed
+	// by content that every repository of the cache directory shares (a
+	// second worktree, a branch switched back parse only what it never
+	// saw): 0 means $HONE_RECORDS_MB (MiB; 0 turns it off) when set, else
+	// 512 MiB; below 0 no store.
+	RecordsMax int64
 	// MaxFileSize skips larger files (0: 1 MiB).
 	MaxFileSize int64
 	// IncludeVendored indexes bundled third-party code (vendor/,
@@ -291,10 +297,11 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	prev, _ := r.index()
 	touched := r.changes()
 	ix, st, err := index.Open(ctx, r.root, index.Options{
-		Touched:  touched,
-		Prev:     prev, // read the cache file again only if someone changed it
-		CacheDir: r.opts.CacheDir,
-		NoCache:  r.opts.NoCache,
+		Touched:    touched,
+		Prev:       prev, // read the cache file again only if someone changed it
+		CacheDir:   r.opts.CacheDir,
+		NoCache:    r.opts.NoCache,
+		RecordsMax: r.opts.RecordsMax,
 		Walk: walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
 			IncludeData: r.opts.IncludeData},
 		Progress: r.opts.Progress,

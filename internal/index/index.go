@@ -161,8 +161,9 @@ type Options struct {
 	Touched []string
 	// RecordsMax is the byte budget of the records store of parsed files
 	// addressed by content, shared by the repositories of one cache
-	// directory (see records.go): 0 means DefaultRecordsMax, below 0 no
-	// store (every file read is parsed).
+	// directory (see records.go): 0 means $HONE_RECORDS_MB (MiB; 0 turns
+	// the store off) when set, else DefaultRecordsMax; below 0 no store
+	// (every file read is parsed).
 	RecordsMax int64
 	// Logger receives each warning as Open meets it, the text of
 	// Stats.Warnings (a caller that logs them itself leaves it nil).

@@ -214,11 +214,11 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// pay its opening and its synced write (an edit or two is parsed at
 	// once). A cache directory that cannot be made costs the store
 	// silently: save warns of it below.
-	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && opts.RecordsMax >= 0 && max(len(toRead), len(retired)) >= recordsMinFiles && os.MkdirAll(dir, 0o755) == nil {
-		budget := opts.RecordsMax
-		if budget == 0 {
-			budget = DefaultRecordsMax
-		}
+	budget := opts.RecordsMax
+	if budget == 0 && st.CachePath != "" {
+		budget = recordsBudget(warn)
+	}
+	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && budget > 0 && max(len(toRead), len(retired)) >= recordsMinFiles && os.MkdirAll(dir, 0o755) == nil {
 		rs, err = openRecords(dir, budget)
 		switch {
 		case err == nil:

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,6 +91,22 @@ const (
 	// many bytes.
 	flushEvery = 8 << 20
 )
+
+// recordsBudget is the store's budget when Options leave it unset:
+// $HONE_RECORDS_MB mebibytes (0: no store), else DefaultRecordsMax. A value
+// that is not a whole number of MiB is warned of and the default used.
+func recordsBudget(warn func(string, ...any)) int64 {
+	v, ok := os.LookupEnv("HONE_RECORDS_MB")
+	if !ok || strings.TrimSpace(v) == "" {
+		return DefaultRecordsMax
+	}
+	mb, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || mb < 0 || mb > 1<<30 {
+		warn("index: HONE_RECORDS_MB=%q is not a number of MiB; the records store keeps its default of %d MiB", v, DefaultRecordsMax>>20)
+		return DefaultRecordsMax
+	}
+	return mb << 20
+}
 
 // recordsMinFiles: an Open that reads or replaces fewer files does not use
 // the store (parsing them costs less than opening it and syncing a write:

@@ -261,3 +261,27 @@ func TestRecordsNotForAFewFiles(t *testing.T) {
 		t.Fatalf("an Open of %d files made the store (%v)", 10, err)
 	}
 }
+
+func TestRecordsBudgetFromTheEnvironment(t *testing.T) {
+	storeEveryOpen(t)
+	for _, tc := range []struct {
+		env   string
+		store bool // a store is made
+		warns int
+	}{
+		{"0", false, 0},
+		{"64", true, 0},
+		{"lots", true, 1},
+		{"-3", true, 1},
+	} {
+		t.Run(tc.env, func(t *testing.T) {
+			t.Setenv("HONE_RECORDS_MB", tc.env)
+			cache := t.TempDir()
+			_, st := openT(t, copyRepo(t), cache)
+			_, err := os.Stat(filepath.Join(cache, recordsFile))
+			if made := err == nil; made != tc.store || len(st.Warnings) != tc.warns {
+				t.Errorf("store made %v, warnings %q; want %v and %d", made, st.Warnings, tc.store, tc.warns)
+			}
+		})
+	}
+}
