@@ -222,7 +222,11 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		rs, err = openRecords(dir, budget)
 		switch {
 		case err == nil:
-			defer rs.close()
+			defer func() {
+				if rs != nil {
+					rs.close()
+				}
+			}()
 			if rs.renewed {
 				warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
 			}
@@ -253,6 +257,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			warn("%v; records not saved", err)
 		}
 		st.Recalled = rs.hits
+		// Closed before the segment is built: its mapping of the file is
+		// not held through the build's peak of memory.
+		rs.close()
+		rs = nil
 	}
 	skips := keptSkips
 	fresh := 0
