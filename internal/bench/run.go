@@ -578,7 +578,8 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	if err != nil {
 		return fail(err)
 	}
-	pr.FilesParsed, pr.FilesRecalled = repo.IndexStats().Parsed, repo.IndexStats().Recalled
+	ist := repo.IndexStats()
+	pr.FilesParsed, pr.FilesRecalled = ist.Parsed, ist.Recalled
 
 	ro := hone.RetrieveOptions{}
 	var extra func() map[string]any

@@ -23,10 +23,12 @@ type parsed struct {
 	file  File
 	inode uint64
 	key   recordKey
-	dict  *dict   // the worker's term dictionary
-	terms []int32 // distinct terms, ids in dict
-	tfs   []tfFull
-	skip  *walk.Skip // set when the content was refused
+	// recalled: the records store gave what the parse would have.
+	recalled bool
+	dict     *dict   // the worker's term dictionary
+	terms    []int32 // distinct terms, ids in dict
+	tfs      []tfFull
+	skip     *walk.Skip // set when the content was refused
 }
 
 // dict is one worker's term dictionary: terms get ids in the order the worker
@@ -93,9 +95,12 @@ func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	}
 	p.key = keyOf(wf.Path, raw)
 	if rs != nil {
-		if v := rs.get(p.key); v != nil {
+		if v, older := rs.get(p.key); v != nil {
 			if decodeRecord(v, &p) {
-				rs.hit()
+				if older {
+					rs.put(p.key, v) // kept in the newest generation
+				}
+				p.recalled = true
 				return p
 			}
 			rs.damaged(p.key)

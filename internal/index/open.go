@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/hone-dev/hone/internal/walk"
 )
 
@@ -209,58 +207,22 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return ix, st, nil
 	}
 
-	var rs *records
-	// The records store, when enough files are read or replaced for it to
-	// pay its opening and its synced write (an edit or two is parsed at
-	// once). A cache directory that cannot be made costs the store
-	// silently: save warns of it below.
-	budget := opts.RecordsMax
-	if budget == 0 && st.CachePath != "" {
-		budget = recordsBudget(warn)
-	}
-	if dir := filepath.Dir(st.CachePath); st.CachePath != "" && budget > 0 && max(len(toRead), len(retired)) >= recordsMinFiles && os.MkdirAll(dir, 0o755) == nil {
-		rs, err = openRecords(dir, budget)
-		switch {
-		case err == nil:
-			defer func() {
-				if rs != nil {
-					rs.close()
-				}
-			}()
-			if rs.renewed {
-				warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
-			}
-			for _, l := range retired {
-				sg := old.segs[l.seg]
-				if k := sg.keys[l.id]; k != (recordKey{}) {
-					rs.put(k, encodeRetired(sg, l.id))
-				}
-			}
-		case errors.Is(err, bolt.ErrTimeout), errors.Is(err, os.ErrPermission):
-			// Held by another process past a short wait, or a read-only
-			// directory (save warns of that): parse.
-			if opts.Logger != nil {
-				opts.Logger.Debug("index: records store not used; parsing every file", "err", err)
-			}
-		default:
-			warn("%v; parsing every file", err)
-		}
-	}
+	rs := useRecords(st.CachePath, opts, old, retired, len(toRead), warn)
 	parsed, err := parseAll(ctx, toRead, opts.Workers, rs, opts.Progress)
-	if err != nil {
-		return nil, st, err
-	}
 	if rs != nil {
-		if err := rs.flush(); errors.Is(err, errDamaged) {
-			warn("%v; removed, to be made anew", err)
-		} else if err != nil {
-			warn("%v; records not saved", err)
+		if err == nil {
+			if err := rs.flush(); errors.Is(err, errDamaged) {
+				warn("%v; removed, to be made anew", err)
+			} else if err != nil {
+				warn("%v; records not saved", err)
+			}
 		}
-		st.Recalled = rs.hits
 		// Closed before the segment is built: its mapping of the file is
 		// not held through the build's peak of memory.
 		rs.close()
-		rs = nil
+	}
+	if err != nil {
+		return nil, st, err
 	}
 	skips := keptSkips
 	fresh := 0
@@ -331,7 +293,11 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	for i := range parsed {
 		if p := &parsed[i]; p.skip == nil {
 			b.addParsed(p)
-			st.Parsed++
+			if p.recalled {
+				st.Recalled++
+			} else {
+				st.Parsed++
+			}
 		}
 	}
 	parsed = nil
@@ -346,7 +312,6 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		ix.print = old.print // the segments it keeps carry it
 	}
 	st.Files = ix.Len()
-	st.Parsed -= st.Recalled
 	st.Reused = st.Files - st.Parsed - st.Recalled
 	if old != nil && old.imports != nil && samePaths(old, ix) {
 		redo := map[ID]bool{}

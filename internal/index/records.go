@@ -108,6 +108,49 @@ func recordsBudget(warn func(string, ...any)) int64 {
 	return mb << 20
 }
 
+// useRecords opens the store beside the cache file at cachePath for an
+// Open that reads toRead files and replaces the files at retired in old's
+// segments, and puts the retired files' records in it. It returns nil when
+// the Open goes without a store: no cache, a budget of nothing, too few
+// files for the store to pay its opening and its synced write, a cache
+// directory that cannot be made (save warns of it), a store another
+// process holds or a read-only directory (logged), or one that cannot be
+// used (warned).
+func useRecords(cachePath string, opts Options, old *Index, retired []loc, toRead int, warn func(string, ...any)) *records {
+	if cachePath == "" {
+		return nil
+	}
+	budget := opts.RecordsMax
+	if budget == 0 {
+		budget = recordsBudget(warn)
+	}
+	dir := filepath.Dir(cachePath)
+	if budget <= 0 || max(toRead, len(retired)) < recordsMinFiles || os.MkdirAll(dir, 0o755) != nil {
+		return nil
+	}
+	rs, err := openRecords(dir, budget)
+	switch {
+	case errors.Is(err, bolt.ErrTimeout), errors.Is(err, os.ErrPermission):
+		if opts.Logger != nil {
+			opts.Logger.Debug("index: records store not used; parsing every file", "err", err)
+		}
+		return nil
+	case err != nil:
+		warn("%v; parsing every file", err)
+		return nil
+	}
+	if rs.renewed {
+		warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
+	}
+	for _, l := range retired {
+		sg := old.segs[l.seg]
+		if k := sg.keys[l.id]; k != (recordKey{}) {
+			rs.put(k, encodeRetired(sg, l.id))
+		}
+	}
+	return rs
+}
+
 // recordsMinFiles: an Open that reads or replaces fewer files does not use
 // the store (parsing them costs less than opening it and syncing a write:
 // an edit in a watched tree stays as fast as without it). A variable for
@@ -148,8 +191,7 @@ type records struct {
 	puts    map[recordKey][]byte
 	pending int                // bytes in puts
 	bad     map[recordKey]bool // records found damaged: written over
-	hits    int
-	err     error // the first failure met; the store is then left alone
+	err     error              // the first failure met; the store is then left alone
 }
 
 // recordState is the meta bucket's one value.
@@ -345,17 +387,16 @@ func (rs *records) failure() error {
 	return rs.err
 }
 
-// get returns a copy of k's record, from the newest two generations; a
-// hit in the older one is put again into the newest.
-func (rs *records) get(k recordKey) []byte {
+// get returns a copy of k's record, from the newest two generations, and
+// whether it came from the older one (the caller puts it again into the
+// newest once it has checked it).
+func (rs *records) get(k recordKey) (v []byte, older bool) {
 	if rs.failure() != nil {
-		return nil
+		return nil, false
 	}
 	rs.mu.Lock()
 	gen := rs.gen
 	rs.mu.Unlock()
-	var v []byte
-	older := false
 	err := guard(func() error {
 		return rs.db.View(func(tx *bolt.Tx) error {
 			for i, g := range []uint64{gen, gen - 1} {
@@ -371,12 +412,9 @@ func (rs *records) get(k recordKey) []byte {
 	})
 	if err != nil {
 		rs.fail(err)
-		return nil
+		return nil, false
 	}
-	if older {
-		rs.put(k, v)
-	}
-	return v
+	return v, older
 }
 
 // put gathers a record for flush, which writes it unless the newest
@@ -413,13 +451,6 @@ func (rs *records) damaged(k recordKey) {
 		rs.bad = map[recordKey]bool{}
 	}
 	rs.bad[k] = true
-	rs.mu.Unlock()
-}
-
-// hit counts a record used in place of a parse.
-func (rs *records) hit() {
-	rs.mu.Lock()
-	rs.hits++
 	rs.mu.Unlock()
 }
 
