@@ -26,7 +26,11 @@
 // with a tokenize.Scanner (no allocation per ASCII identifier) into its own
 // term dictionary, so a term is copied once per worker, not once per file.
 // The builder then interns the workers' terms, sorts the term table and
-// inverts the forward index by a counting sort.
+// inverts the forward index by a counting sort. A large read (a first index
+// of a big tree, a checkout far away) is built in up to four chunks by
+// bytes of source, each but the last written as a segment and read back in
+// its compact stored form before the next is parsed (spill.go): the build's
+// peak holds one chunk's parse, not the tree's.
 //
 // # Ranking
 //

@@ -35,11 +35,12 @@ const (
 )
 
 // foldPlan chooses the segments a new segment of fresh files absorbs, given
-// each segment's live and dead files: those more dead than live (their
+// each segment's live and dead files and the number of other new segments
+// (chunks of the same read, see spill.go): those more dead than live (their
 // space goes back), then the smallest while each has at most mergeFactor
 // times the files gathered so far, then the smallest until at most
 // maxSegments remain.
-func foldPlan(live, dead []int, fresh int) []bool {
+func foldPlan(live, dead []int, fresh, others int) []bool {
 	fold := make([]bool, len(live))
 	size := fresh
 	for i := range live {
@@ -60,7 +61,7 @@ func foldPlan(live, dead []int, fresh int) []bool {
 		fold[order[k]] = true
 		size += live[order[k]]
 	}
-	for ; len(order)-k+1 > maxSegments; k++ {
+	for ; k < len(order) && len(order)-k+1+others > maxSegments; k++ {
 		fold[order[k]] = true
 	}
 	return fold
@@ -208,7 +209,35 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 
 	rs := useRecords(st.CachePath, opts, old, retired, len(toRead), warn)
-	parsed, err := parseAll(ctx, toRead, opts.Workers, rs, opts.Progress)
+	// A large read is built in chunks, each but the last written as a
+	// segment of its own before the next is parsed (spill.go).
+	skips := keptSkips
+	var spilled []*segment
+	lo := 0
+	if ends := chunkPlan(toRead); len(ends) > 1 && st.CachePath != "" {
+		print := extractorPrint()
+		if old != nil {
+			print = old.printOf()
+		}
+		for _, end := range ends[:len(ends)-1] {
+			sg, sk, np, nr, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, offsetProgress(opts.Progress, lo, len(toRead)))
+			if err != nil {
+				if rs != nil {
+					rs.close()
+				}
+				return nil, st, err
+			}
+			if sg != nil {
+				spilled = append(spilled, sg)
+			}
+			skips = append(skips, sk...)
+			st.Parsed += np
+			st.Recalled += nr
+			lo = end
+		}
+	}
+	last := toRead[lo:]
+	parsed, err := parseAll(ctx, last, opts.Workers, rs, offsetProgress(opts.Progress, lo, len(toRead)))
 	if rs != nil {
 		if err == nil {
 			if err := rs.flush(); errors.Is(err, errDamaged) {
@@ -224,16 +253,17 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if err != nil {
 		return nil, st, err
 	}
-	skips := keptSkips
 	fresh := 0
 	for i := range parsed {
 		if p := &parsed[i]; p.skip != nil {
-			st.Skipped = append(st.Skipped, *p.skip)
-			f := toRead[i]
+			f := last[i]
 			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
 		} else {
 			fresh++
 		}
+	}
+	for _, c := range skips[len(keptSkips):] {
+		st.Skipped = append(st.Skipped, c.skip)
 	}
 	slices.SortFunc(skips, func(a, b contentSkip) int { return strings.Compare(a.skip.Path, b.skip.Path) })
 
@@ -258,7 +288,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			}
 			live[s] = len(sg.files) - nd[s]
 		}
-		fold = foldPlan(live, nd, fresh)
+		fold = foldPlan(live, nd, fresh, len(spilled))
 		for s, sg := range old.segs {
 			if fold[s] {
 				total += live[s]
@@ -301,6 +331,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	parsed = nil
+	for _, sg := range spilled {
+		segs = append(segs, sg)
+		segDead = append(segDead, nil)
+	}
 	if len(b.recs) > 0 {
 		sg := b.finish()
 		sg.name = newSegmentName(st.CachePath)

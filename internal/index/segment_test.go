@@ -190,7 +190,7 @@ func TestFoldPlan(t *testing.T) {
 		{[]int{9e6, 8e5, 7e4, 6e3, 500, 40, 3000, 20000, 300000}, make([]int, 9), 1, []bool{false, false, false, false, true, true, false, false, false}},
 	}
 	for _, tt := range tests {
-		if got := foldPlan(tt.live, tt.dead, tt.fresh); !slices.Equal(got, tt.want) {
+		if got := foldPlan(tt.live, tt.dead, tt.fresh, 0); !slices.Equal(got, tt.want) {
 			t.Errorf("foldPlan(%v, %v, %d) = %v, want %v", tt.live, tt.dead, tt.fresh, got, tt.want)
 		}
 	}
