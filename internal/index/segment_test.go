@@ -239,3 +239,22 @@ func TestTouched(t *testing.T) {
 		t.Error("the file the new ignore file names is still indexed")
 	}
 }
+
+// TestGallop checks gallop against a plain binary search from every start
+// and for every probe, present or not.
+func TestGallop(t *testing.T) {
+	words := []string{"a", "ab", "b", "ba", "c", "d", "da", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"}
+	tab := newStrTable(words)
+	probes := append([]string{"", "0", "aa", "bz", "z"}, words...)
+	for from := 0; from <= len(words); from++ {
+		for _, s := range probes {
+			want := from
+			for want < len(words) && words[want] < s {
+				want++
+			}
+			if got := gallop(tab, from, s); got != want {
+				t.Errorf("gallop(from %d, %q) = %d, want %d", from, s, got, want)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -321,6 +322,13 @@ type unified struct {
 
 // terms returns the unified term space, building it on first use. An index
 // of one segment without tombstones needs none: its local ids serve.
+//
+// Every segment's term table is sorted, so the later segments' tables are
+// merged, and each term the merge yields is looked up in the first table
+// by galloping from where the last one was found: the time is linear in
+// the later tables, whether they are a few edits beside one large segment
+// or chunks of equal size (looking each later term up in the whole first
+// table, and the rest in a map, cost a second on a large tree in chunks).
 func (ix *Index) terms() *unified {
 	ix.uniOnce.Do(func() {
 		u := &unified{ids: make([][]int32, len(ix.segs))}
@@ -330,25 +338,44 @@ func (ix *Index) terms() *unified {
 		}
 		s0 := ix.segs[0]
 		n0 := s0.terms.len()
-		extra := map[string]int32{}
-		for s := 1; s < len(ix.segs); s++ {
-			sg := ix.segs[s]
-			m := make([]int32, sg.terms.len())
-			for t := range m {
-				text := sg.terms.at(t)
-				if i := s0.terms.find(text); i >= 0 {
-					m[t] = int32(i)
-					continue
-				}
-				id, ok := extra[text]
-				if !ok {
-					id = int32(n0 + len(u.extra))
-					extra[text] = id
-					u.extra = append(u.extra, text)
-				}
-				m[t] = id
+		pos := make([]int, len(ix.segs))
+		head := make([]string, len(ix.segs))
+		live := make([]bool, len(ix.segs))
+		advance := func(s int) {
+			if live[s] = pos[s] < ix.segs[s].terms.len(); live[s] {
+				head[s] = ix.segs[s].terms.at(pos[s])
 			}
-			u.ids[s] = m
+		}
+		for s := 1; s < len(ix.segs); s++ {
+			u.ids[s] = make([]int32, ix.segs[s].terms.len())
+			advance(s)
+		}
+		at := 0 // every first-table term before at is less than the merge's
+		for {
+			least := -1
+			for s := 1; s < len(ix.segs); s++ {
+				if live[s] && (least < 0 || head[s] < head[least]) {
+					least = s
+				}
+			}
+			if least < 0 {
+				break
+			}
+			text := head[least]
+			at = gallop(s0.terms, at, text)
+			id := int32(n0 + len(u.extra))
+			if at < n0 && s0.terms.at(at) == text {
+				id = int32(at)
+			} else {
+				u.extra = append(u.extra, text)
+			}
+			for s := least; s < len(ix.segs); s++ {
+				if live[s] && head[s] == text {
+					u.ids[s][pos[s]] = id
+					pos[s]++
+					advance(s)
+				}
+			}
 		}
 		total := n0 + len(u.extra)
 		u.df = make([]int32, total)
@@ -368,6 +395,22 @@ func (ix *Index) terms() *unified {
 		ix.uni = u
 	})
 	return ix.uni
+}
+
+// gallop returns the position of the first term of t at or after from that
+// is not less than s: it steps 1, 2, 4, ... terms ahead, then searches the
+// last step, so a position n terms on costs about 2·log2(n) comparisons.
+func gallop(t strTable, from int, s string) int {
+	n := t.len()
+	lo, step := from, 1
+	hi := from
+	for hi < n && t.at(hi) < s {
+		lo = hi + 1
+		hi = from + step
+		step *= 2
+	}
+	hi = min(hi, n)
+	return lo + sort.Search(hi-lo, func(i int) bool { return t.at(lo+i) >= s })
 }
 
 // termAt returns the text of unified term id.
