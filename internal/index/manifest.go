@@ -222,6 +222,9 @@ func load(p, root string, prev *Index, warn func(string, ...any)) (*Index, error
 	}
 	ix := newIndex(root, segs, dead, m.skips)
 	ix.print = m.print
+	if prev != nil {
+		ix.inheritTerms(prev, false)
+	}
 	if whole && ix.Len() == m.files {
 		ix.imports = m.imports
 		ix.invertGraph()

@@ -344,6 +344,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	ix := newIndex(abs, segs, segDead, skips)
 	if old != nil {
 		ix.print = old.print // the segments it keeps carry it
+		ix.inheritTerms(old, old != opts.Prev)
 	}
 	st.Files = ix.Len()
 	st.Reused = st.Files - st.Parsed - st.Recalled
@@ -445,6 +446,7 @@ func (ix *Index) clone() *Index {
 	cp := &Index{root: ix.root, print: ix.print, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
 		byPath: ix.byPath, deadDF: ix.deadDF, norm: ix.norm, imports: ix.imports, importedBy: ix.importedBy,
 		contentSkips: ix.contentSkips}
+	cp.inheritTerms(ix, false)
 	return cp
 }
 

@@ -29,6 +29,7 @@ func sameIndex(t *testing.T, want, got *Index) {
 	if want.Len() != got.Len() {
 		t.Fatalf("Len = %d, want %d", got.Len(), want.Len())
 	}
+	checkTerms(t, got)
 	if a, b := want.NumTerms(), got.NumTerms(); a != b {
 		fail("NumTerms = %d, want %d", b, a)
 	}
@@ -101,6 +102,34 @@ func sameIndex(t *testing.T, want, got *Index) {
 		}
 		if a, b := want.ResolveModule(name), got.ResolveModule(name); !slices.Equal(a, b) {
 			fail("ResolveModule(%q) = %v, want %v", name, b, a)
+		}
+	}
+}
+
+// checkTerms checks ix's unified term space: each segment's every term
+// maps to an id of the same text, no two ids have one text, and each id's
+// document frequency is the term's over the live files.
+func checkTerms(t *testing.T, ix *Index) {
+	t.Helper()
+	if len(ix.segs) == 0 {
+		return
+	}
+	u := ix.terms()
+	seen := map[string]int32{}
+	for s, sg := range ix.segs {
+		for lt := range sg.terms.len() {
+			text := sg.terms.at(lt)
+			id := u.uid(s, int32(lt))
+			if got := ix.termAt(u, id); got != text {
+				t.Fatalf("segment %d term %q: unified id %d is %q", s, text, id, got)
+			}
+			if other, ok := seen[text]; ok && other != id {
+				t.Fatalf("term %q has ids %d and %d", text, other, id)
+			}
+			seen[text] = id
+			if df := ix.DocFreq(text); int(u.df[id]) != df {
+				t.Fatalf("term %q: unified df %d, DocFreq %d", text, u.df[id], df)
+			}
 		}
 	}
 }
@@ -256,5 +285,55 @@ func TestGallop(t *testing.T) {
 				t.Errorf("gallop(from %d, %q) = %d, want %d", from, s, got, want)
 			}
 		}
+	}
+}
+
+// TestTermsCarriedOver follows the unified term space through edits that
+// each add a file: a term the first segment holds, a term an earlier merge
+// placed, and a term an earlier edit brought in must each keep one id, and
+// the space must be carried over (not merged again) where it can be.
+func TestTermsCarriedOver(t *testing.T) {
+	root, cache := copyRepo(t), t.TempDir()
+	// Enough files that the first segment is never folded into an edit's.
+	os.MkdirAll(filepath.Join(root, "app/gen"), 0o755)
+	for i := range 200 {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("app/gen/m%d.py", i)), []byte(fmt.Sprintf("def handler_%d(session): return session.refresh()\n", i)), 0o644)
+	}
+	ctx := context.Background()
+	open := func(prev *Index) *Index {
+		t.Helper()
+		ix, _, err := Open(ctx, root, Options{CacheDir: cache, Prev: prev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTerms(t, ix)
+		sameIndex(t, fresh(t, root), ix)
+		return ix
+	}
+	open(nil)
+	// Each step adds more than four times the files of the next, so that
+	// its segment is not folded into the next one's (see foldPlan).
+	add := func(name, text string, n int) {
+		t.Helper()
+		for i := range n {
+			if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("app/%s%d.py", name, i)), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	add("b", "def zebraword(): return tokens\n", 25)
+	ix := open(nil) // merged: zebraword is a sorted extra
+	if u := ix.terms(); u.sorted == 0 {
+		t.Fatalf("no sorted extra after a merge of %d segments", ix.Segments())
+	}
+	add("c", "def zebraword(): return yakword\n", 5)
+	ix = open(ix) // zebraword found among the sorted extras, yakword new
+	if u := ix.terms(); len(u.tail) == 0 || ix.Segments() != 3 {
+		t.Errorf("the space was merged again, not carried over (%d segments)", ix.Segments())
+	}
+	add("d", "yakword = zebraword\n", 1)
+	ix = open(ix) // yakword found in the tail
+	if u := ix.terms(); len(u.tail) == 0 || ix.Segments() != 4 {
+		t.Errorf("the space was merged again, not carried over (%d segments)", ix.Segments())
 	}
 }

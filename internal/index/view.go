@@ -3,9 +3,9 @@ package index
 import (
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hone-dev/hone/internal/walk"
 )
@@ -44,9 +44,11 @@ type Index struct {
 	// that saw them, so a warm Open need not read them again.
 	contentSkips []contentSkip
 
-	// uni is the term space shared by all segments, built on first use.
+	// uni is the term space shared by all segments, built on first use
+	// (see terms), from uniPrev when an earlier index's space is at hand.
 	uniOnce sync.Once
-	uni     *unified
+	uni     atomic.Pointer[unified]
+	uniPrev *unified
 
 	// print is the extractor fingerprint its segments carry (0: not known
 	// yet; see printOf).
@@ -310,124 +312,6 @@ func pickDefs(s *segment) *nameTable    { return &s.defs }
 func pickRefs(s *segment) *nameTable    { return &s.refs }
 func pickModKeys(s *segment) *nameTable { return &s.modKeys }
 func pickDirs(s *segment) *nameTable    { return &s.dirs }
-
-// unified is one term space over all segments: the first segment's local
-// ids, then the terms only later segments hold, each once.
-type unified struct {
-	ids   [][]int32 // per segment: local term -> unified id
-	extra []string  // unified id len(segs[0].terms)+i is extra[i]
-	df    []int32   // per unified term: live files holding it
-	info  []bool    // per unified term: informative (see markInformative)
-}
-
-// terms returns the unified term space, building it on first use. An index
-// of one segment without tombstones needs none: its local ids serve.
-//
-// Every segment's term table is sorted, so the later segments' tables are
-// merged, and each term the merge yields is looked up in the first table
-// by galloping from where the last one was found: the time is linear in
-// the later tables, whether they are a few edits beside one large segment
-// or chunks of equal size (looking each later term up in the whole first
-// table, and the rest in a map, cost a second on a large tree in chunks).
-func (ix *Index) terms() *unified {
-	ix.uniOnce.Do(func() {
-		u := &unified{ids: make([][]int32, len(ix.segs))}
-		if len(ix.segs) == 0 {
-			ix.uni = u
-			return
-		}
-		s0 := ix.segs[0]
-		n0 := s0.terms.len()
-		pos := make([]int, len(ix.segs))
-		head := make([]string, len(ix.segs))
-		live := make([]bool, len(ix.segs))
-		advance := func(s int) {
-			if live[s] = pos[s] < ix.segs[s].terms.len(); live[s] {
-				head[s] = ix.segs[s].terms.at(pos[s])
-			}
-		}
-		for s := 1; s < len(ix.segs); s++ {
-			u.ids[s] = make([]int32, ix.segs[s].terms.len())
-			advance(s)
-		}
-		at := 0 // every first-table term before at is less than the merge's
-		for {
-			least := -1
-			for s := 1; s < len(ix.segs); s++ {
-				if live[s] && (least < 0 || head[s] < head[least]) {
-					least = s
-				}
-			}
-			if least < 0 {
-				break
-			}
-			text := head[least]
-			at = gallop(s0.terms, at, text)
-			id := int32(n0 + len(u.extra))
-			if at < n0 && s0.terms.at(at) == text {
-				id = int32(at)
-			} else {
-				u.extra = append(u.extra, text)
-			}
-			for s := least; s < len(ix.segs); s++ {
-				if live[s] && head[s] == text {
-					u.ids[s][pos[s]] = id
-					pos[s]++
-					advance(s)
-				}
-			}
-		}
-		total := n0 + len(u.extra)
-		u.df = make([]int32, total)
-		u.info = make([]bool, total)
-		for t := range n0 {
-			u.df[t] = int32(ix.segDF(0, int32(t)))
-			u.info[t] = s0.informative[t]
-		}
-		for s := 1; s < len(ix.segs); s++ {
-			for t, id := range u.ids[s] {
-				u.df[id] += int32(ix.segDF(s, int32(t)))
-				if int(id) >= n0 {
-					u.info[id] = ix.segs[s].informative[t]
-				}
-			}
-		}
-		ix.uni = u
-	})
-	return ix.uni
-}
-
-// gallop returns the position of the first term of t at or after from that
-// is not less than s: it steps 1, 2, 4, ... terms ahead, then searches the
-// last step, so a position n terms on costs about 2·log2(n) comparisons.
-func gallop(t strTable, from int, s string) int {
-	n := t.len()
-	lo, step := from, 1
-	hi := from
-	for hi < n && t.at(hi) < s {
-		lo = hi + 1
-		hi = from + step
-		step *= 2
-	}
-	hi = min(hi, n)
-	return lo + sort.Search(hi-lo, func(i int) bool { return t.at(lo+i) >= s })
-}
-
-// termAt returns the text of unified term id.
-func (ix *Index) termAt(u *unified, id int32) string {
-	if n0 := ix.segs[0].terms.len(); int(id) >= n0 {
-		return u.extra[int(id)-n0]
-	}
-	return ix.segs[0].terms.at(int(id))
-}
-
-// uid returns the unified id of local term t of segment s.
-func (u *unified) uid(s int, t int32) int32 {
-	if s == 0 {
-		return t
-	}
-	return u.ids[s][t]
-}
 
 // NumTerms returns the number of distinct terms.
 func (ix *Index) NumTerms() int {
