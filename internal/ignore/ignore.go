@@ -57,7 +57,10 @@
 // in that sequence: each byte of the path advances every live state at once,
 // so one match costs O(steps × len(path)) whatever the pattern. As in git,
 // a pattern without wildcards is compared as a string and "*" followed by a
-// literal as a suffix, so the common patterns never run the automaton.
+// literal as a suffix, so the common patterns never run the automaton; and
+// the steps after a pattern's last "*" ("*.py[cod]": ".py[cod]") must match
+// the path's last bytes, which rejects most paths before it runs (on a
+// 58,000-file tree this took a fifth of a warm run's user time).
 package ignore
 
 import (
@@ -77,6 +80,10 @@ type Pattern struct {
 	kind kind   // how it is matched
 	lit  string // the literal compared, as kind says
 	prog []step // kindGlob: the pattern after lit, compiled
+	// tail: kindGlob, the steps after prog's last run ("*", "**"): each
+	// reads one byte, so they must match the last len(tail) bytes of a
+	// path, which rejects most paths before the automaton runs.
+	tail []step
 }
 
 // kind is how a pattern is matched.
@@ -167,9 +174,54 @@ func (p *Pattern) match(s string) bool {
 	case kindSuffix:
 		return strings.HasSuffix(s, p.lit)
 	case kindGlob:
-		return strings.HasPrefix(s, p.lit) && run(p.prog, s[len(p.lit):], !p.base)
+		return strings.HasPrefix(s, p.lit) && endsWith(s[len(p.lit):], p.tail, !p.base) && run(p.prog, s[len(p.lit):], !p.base)
 	}
 	return false
+}
+
+// endsWith reports whether the last len(tail) bytes of s match tail's
+// one-byte steps, path selecting path semantics as in run.
+func endsWith(s string, tail []step, path bool) bool {
+	if len(s) < len(tail) {
+		return false
+	}
+	s = s[len(s)-len(tail):]
+	for i := range tail {
+		c := s[i]
+		switch st := &tail[i]; st.op {
+		case opByte:
+			if c != st.b {
+				return false
+			}
+		case opSet:
+			if !st.set.has(c) {
+				return false
+			}
+		case opAny:
+			if path && c == '/' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fixedTail returns the steps that end prog after its last run ("*", "**",
+// or "**/", whose "/" may be skipped): each reads exactly one byte.
+func fixedTail(prog []step) []step {
+	i := len(prog)
+	for i > 0 {
+		if j := i - 1; j >= 2 && prog[j-2].op == opSkip {
+			break // the "/" of "**/"
+		}
+		switch prog[i-1].op {
+		case opByte, opSet, opAny:
+			i--
+			continue
+		}
+		break
+	}
+	return prog[i:]
 }
 
 // trimTrailingSpaces drops the spaces that end s unless the first of them is
@@ -230,7 +282,7 @@ func compile(line int, text string) (p Pattern, ok bool) {
 	if !ok {
 		return p, false
 	}
-	p.kind, p.lit, p.prog = kindGlob, s[:lit], prog
+	p.kind, p.lit, p.prog, p.tail = kindGlob, s[:lit], prog, fixedTail(prog)
 	return p, true
 }
 

@@ -207,6 +207,11 @@ func TestMatchPathological(t *testing.T) {
 		{"question marks", "*?*?*?*?*?*?*?*?*?*?*?*?b", strings.Repeat("a", 4000)},
 		{"sets", "[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*[a]*b", strings.Repeat("a", 4000)},
 		{"200 stars", strings.Repeat("*a", 200) + "b", strings.Repeat("a", 10000)},
+		// The paths above fail on their last byte, before the automaton
+		// runs (see Pattern.tail); these end as the patterns do.
+		{"stars, the tail matching", "*a*a*a*a*a*a*a*a*a*a*c*b", long + "b"},
+		{"200 stars, the tail matching", strings.Repeat("*a", 200) + "*c*b", strings.Repeat("a", 10000) + "b"},
+		{"doublestars, the tail matching", "a/**/a/**/a/**/a/**/a/**/a/**/c/**/b", strings.Repeat("a/", 2000) + "b"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -624,6 +629,7 @@ func BenchmarkMatch(b *testing.B) {
 		{"doublestar", "**/node_modules/**/*.js", "web/node_modules/react/cjs/react.development.js"},
 		{"pathological-40", "*a*a*a*a*a*a*a*a*a*a*b", strings.Repeat("a", 40)},
 		{"pathological-4000", "*a*a*a*a*a*a*a*a*a*a*b", strings.Repeat("a", 4000)},
+		{"pathological-4000-tail", "*a*a*a*a*a*a*a*a*a*a*c*b", strings.Repeat("a", 4000) + "b"},
 	}
 	for _, tt := range tests {
 		m := Parse([]byte(tt.pattern))
