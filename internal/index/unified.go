@@ -78,10 +78,13 @@ func mergeTerms(segs []*segment) *unified {
 			head[s] = segs[s].terms.at(pos[s])
 		}
 	}
+	later := 0
 	for s := 1; s < len(segs); s++ {
 		u.ids[s] = make([]int32, segs[s].terms.len())
+		later += segs[s].terms.len()
 		advance(s)
 	}
+	u.extra = make([]string, 0, later) // at most; one allocation
 	at := 0 // every first-table term before at is less than the merge's
 	for {
 		least := -1
