@@ -189,7 +189,8 @@ func (p *unified) extend(segs []*segment) *unified {
 }
 
 // count fills the space's document frequencies over ix's live files and its
-// informative marks.
+// informative marks: each segment's postings lengths, less its tombstoned
+// files' terms (a few, counted apart, rather than a lookup per term).
 func (u *unified) count(ix *Index) {
 	n0 := 0
 	if len(ix.segs) > 0 {
@@ -198,20 +199,25 @@ func (u *unified) count(ix *Index) {
 	total := n0 + len(u.extra)
 	u.df = make([]int32, total)
 	u.info = make([]bool, total)
-	if len(ix.segs) == 0 {
-		return
-	}
-	s0 := ix.segs[0]
-	for t := range n0 {
-		u.df[t] = int32(ix.segDF(0, int32(t)))
-		u.info[t] = s0.informative[t]
-	}
-	for s := 1; s < len(ix.segs); s++ {
-		for t, id := range u.ids[s] {
-			u.df[id] += int32(ix.segDF(s, int32(t)))
-			if int(id) >= n0 {
-				u.info[id] = ix.segs[s].informative[t]
+	for s, sg := range ix.segs {
+		ids := u.ids[s]
+		off := sg.postOff
+		for t := range sg.terms.len() {
+			id := int32(t)
+			if ids != nil {
+				id = ids[t]
 			}
+			u.df[id] += off[t+1] - off[t]
+			if s == 0 || int(id) >= n0 {
+				u.info[id] = sg.informative[t]
+			}
+		}
+		for t, n := range ix.deadDF[s] {
+			id := t
+			if ids != nil {
+				id = ids[t]
+			}
+			u.df[id] -= n
 		}
 	}
 }
