@@ -88,13 +88,20 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 		return sg, skips, parsedN, recalledN, nil
 	}
 	sg.size.Store(int64(len(buf)))
-	// A concurrent save of the same root may collect the file before this
-	// Open's manifest names it; save then writes it again from memory.
 	if back, err := loadSegment(sp, len(sg.files), print); err == nil {
 		sg = back
 	}
+	if afterSpill != nil {
+		afterSpill(sp)
+	}
 	return sg, skips, parsedN, recalledN, nil
 }
+
+// afterSpill, when set (by tests), is called with each spilled segment's
+// file: a concurrent save of the same root may collect that file before
+// this Open's manifest names it, and save must then write it again from
+// memory.
+var afterSpill func(path string)
 
 // offsetProgress reports a chunk's progress as part of the whole read.
 func offsetProgress(progress func(done, total int), off, total int) func(done, total int) {

@@ -153,3 +153,66 @@ func TestChunkedBuildCancelled(t *testing.T) {
 		t.Errorf("%d segment files for %d segments", got, ix.Segments())
 	}
 }
+
+// TestChunkedBuildOverAnIndex changes most of an indexed tree at once (a
+// checkout far away), so that the read is built in chunks beside the old
+// index's segments: the index must answer as one built from scratch, keep
+// within maxSegments, and reload whole.
+func TestChunkedBuildOverAnIndex(t *testing.T) {
+	root, cache := heavyRepo(t), t.TempDir()
+	prev, _ := openT(t, root, cache)
+	smallChunks(t, 2<<10)
+	n := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			n++
+			rel, _ := filepath.Rel(root, p)
+			edit(t, root, filepath.ToSlash(rel), strings.Repeat("def moved_"+d.Name()[:1]+"(quota): return quota\n", 40+n))
+		}
+		return nil
+	})
+	ix, st, err := Open(context.Background(), root, Options{CacheDir: cache, Prev: prev})
+	if err != nil || len(st.Warnings) > 0 {
+		t.Fatalf("Open = %v, %q", err, st.Warnings)
+	}
+	if st.Parsed != n {
+		t.Errorf("parsed %d files, want the %d changed", st.Parsed, n)
+	}
+	// The old segment, all of it dead, is folded away: what is left is
+	// the chunks.
+	if ix.Segments() != maxChunks {
+		t.Errorf("segments = %d, want %d chunks", ix.Segments(), maxChunks)
+	}
+	sameIndex(t, fresh(t, root), ix)
+	loaded, st := openT(t, root, cache)
+	if st.Parsed != 0 {
+		t.Errorf("reopen parsed %d", st.Parsed)
+	}
+	sameIndex(t, fresh(t, root), loaded)
+}
+
+// TestChunkedBuildSpillCollected removes each spilled segment's file as
+// soon as it is written, as another process's save of the same root may
+// (it names only its own manifest's segments): the save must write them
+// again from memory, and the cache must reload whole.
+func TestChunkedBuildSpillCollected(t *testing.T) {
+	smallChunks(t, 2<<10)
+	removed := 0
+	afterSpill = func(p string) {
+		if os.Remove(p) == nil {
+			removed++
+		}
+	}
+	t.Cleanup(func() { afterSpill = nil })
+	root, cache := heavyRepo(t), t.TempDir()
+	ix, st := openT(t, root, cache)
+	if removed == 0 || len(st.Warnings) > 0 {
+		t.Fatalf("removed %d spilled segments; warnings %q", removed, st.Warnings)
+	}
+	afterSpill = nil
+	loaded, st := openT(t, root, cache)
+	if st.Parsed != 0 || len(st.Warnings) > 0 || loaded.Segments() != ix.Segments() {
+		t.Errorf("reopen: %+v, %d segments of %d", st, loaded.Segments(), ix.Segments())
+	}
+	sameIndex(t, fresh(t, root), loaded)
+}
