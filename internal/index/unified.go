@@ -85,7 +85,7 @@ func mergeTerms(segs []*segment) *unified {
 		advance(s)
 	}
 	u.extra = make([]string, 0, later) // at most; one allocation
-	at := 0 // every first-table term before at is less than the merge's
+	at := 0                            // every first-table term before at is less than the merge's
 	for {
 		least := -1
 		for s := 1; s < len(segs); s++ {
