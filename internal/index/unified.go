@@ -84,8 +84,10 @@ func mergeTerms(segs []*segment) *unified {
 		later += segs[s].terms.len()
 		advance(s)
 	}
-	u.extra = make([]string, 0, later) // at most; one allocation
-	at := 0                            // every first-table term before at is less than the merge's
+	// At most that many extras: one allocation.
+	u.extra = make([]string, 0, later)
+	// Every first-table term before at is less than the merge's.
+	at := 0
 	for {
 		least := -1
 		for s := 1; s < len(segs); s++ {
