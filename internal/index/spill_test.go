@@ -216,3 +216,22 @@ func TestChunkedBuildSpillCollected(t *testing.T) {
 	}
 	sameIndex(t, fresh(t, root), loaded)
 }
+
+// TestChunkedBuildFromRecords builds a second root of the same tree in
+// chunks from the records store: every file recalled, none parsed, and the
+// index as one built at once.
+func TestChunkedBuildFromRecords(t *testing.T) {
+	storeEveryOpen(t)
+	smallChunks(t, 2<<10)
+	cache := t.TempDir()
+	a := heavyRepo(t)
+	if ix, st := openT(t, a, cache); ix.Segments() < 2 || st.Parsed != ix.Len() {
+		t.Fatalf("first root: %d segments, %+v", ix.Segments(), st)
+	}
+	b := heavyRepo(t)
+	ix, st := openT(t, b, cache)
+	if ix.Segments() < 2 || st.Parsed != 0 || st.Recalled != ix.Len() {
+		t.Fatalf("second root: %d segments, %+v; want chunks, every file recalled", ix.Segments(), st)
+	}
+	sameIndex(t, fresh(t, b), ix)
+}
