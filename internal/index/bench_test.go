@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -237,6 +238,64 @@ func BenchmarkMeasureDecode(b *testing.B) {
 	for b.Loop() {
 		if _, err := decodeSegment(buf, extractorPrint(), false); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOpenColdChunks is a first index of the generated repository in
+// one piece and cut into maxChunks chunks (as a tree of more than
+// chunkBytes of source is, spill.go), with the largest live heap seen
+// (runtime/metrics, read every millisecond) as peak-heap-MiB: the chunks
+// bound the build's memory to one chunk's parse beside the index read back.
+func BenchmarkOpenColdChunks(b *testing.B) {
+	root := synthRepo(b, benchFiles)
+	var total int64
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
+	for _, tt := range []struct {
+		name  string
+		bytes int64
+	}{{"one", total + 1}, {"chunks", total / maxChunks}} {
+		b.Run(tt.name, func(b *testing.B) {
+			old := chunkBytes
+			chunkBytes = tt.bytes
+			defer func() { chunkBytes = old }()
+			peak := 0.0
+			for b.Loop() {
+				done := make(chan struct{})
+				got := make(chan float64)
+				go func() { got <- peakHeap(done) }()
+				if _, _, err := Open(context.Background(), root, Options{CacheDir: b.TempDir(), RecordsMax: -1}); err != nil {
+					b.Fatal(err)
+				}
+				close(done)
+				peak = max(peak, <-got)
+			}
+			b.ReportMetric(peak/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
+
+// peakHeap samples the bytes of live and not yet collected heap objects
+// every millisecond until done is closed, and returns the largest.
+func peakHeap(done <-chan struct{}) float64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	best := 0.0
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		metrics.Read(s)
+		best = max(best, float64(s[0].Value.Uint64()))
+		select {
+		case <-done:
+			return best
+		case <-tick.C:
 		}
 	}
 }
