@@ -51,13 +51,14 @@ func (d *decoder) uv() uint64 {
 	return x
 }
 
+// v reads a varint: a uvarint holding the value zig-zag encoded, as
+// binary.Varint reads it.
 func (d *decoder) v() int64 {
-	x, n := binary.Varint(d.b[d.i:])
-	if n <= 0 {
-		d.fail()
-		return 0
+	ux := d.uv()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	d.i += n
 	return x
 }
 
