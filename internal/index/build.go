@@ -41,6 +41,20 @@ type dict struct {
 	sc    tokenize.Scanner
 }
 
+// intern returns t's id in the dictionary, adding a copy of t (which may
+// be transient) the first time the worker meets it.
+func (d *dict) intern(t string) int32 {
+	if id, ok := d.ids[t]; ok {
+		return id
+	}
+	t = strings.Clone(t)
+	id := int32(len(d.terms))
+	d.ids[t] = id
+	d.terms = append(d.terms, t)
+	d.slot = append(d.slot, 0)
+	return id
+}
+
 // parseAll reads and parses files with up to workers goroutines. The result
 // is in the order of files. With a records store, a file whose record it
 // holds is not parsed, and every file parsed is put in it.
@@ -128,14 +142,7 @@ func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	// term the first time the worker meets it.
 	add := func(f Field) func(string) {
 		return func(t string) {
-			id, ok := d.ids[t]
-			if !ok {
-				t = strings.Clone(t)
-				id = int32(len(d.terms))
-				d.ids[t] = id
-				d.terms = append(d.terms, t)
-				d.slot = append(d.slot, 0)
-			}
+			id := d.intern(t)
 			s := d.slot[id]
 			if s == 0 {
 				p.terms = append(p.terms, id)

@@ -673,17 +673,9 @@ func decodeRecord(v []byte, p *parsed) bool {
 	if d.err != nil || d.i != len(d.b) || f.Lang == "" {
 		return false
 	}
-	dict := p.dict
 	ids := make([]int32, n)
 	for i, t := range terms {
-		id, ok := dict.ids[t]
-		if !ok {
-			id = int32(len(dict.terms))
-			dict.ids[t] = id
-			dict.terms = append(dict.terms, t)
-			dict.slot = append(dict.slot, 0)
-		}
-		ids[i] = id
+		ids[i] = p.dict.intern(t)
 	}
 	f.Path, f.Size, f.ModTime = p.file.Path, p.file.Size, p.file.ModTime
 	p.file, p.terms, p.tfs = f, ids, tfs
