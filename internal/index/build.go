@@ -320,6 +320,38 @@ func (b *builder) addParsed(p *parsed) {
 	b.recs = append(b.recs, r)
 }
 
+// refused appends to skips the files whose content the parse refused
+// (files[i] is parsed[i]'s), with the stat that saw them, and returns them
+// with the number of files kept.
+func refused(skips []contentSkip, parsed []parsed, files []walk.File) ([]contentSkip, int) {
+	kept := 0
+	for i := range parsed {
+		if p := &parsed[i]; p.skip != nil {
+			f := files[i]
+			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
+		} else {
+			kept++
+		}
+	}
+	return skips, kept
+}
+
+// addKept adds the parses that were not refused and returns how many of
+// them were parsed and how many recalled from the records store.
+func (b *builder) addKept(parsed []parsed) (parsedN, recalledN int) {
+	for i := range parsed {
+		if p := &parsed[i]; p.skip == nil {
+			b.addParsed(p)
+			if p.recalled {
+				recalledN++
+			} else {
+				parsedN++
+			}
+		}
+	}
+	return parsedN, recalledN
+}
+
 // addReused adds local file d of segment old unchanged. Its term ids are
 // the builder's when old is the builder's base, else they are interned by
 // their text. Strings are copied, so that the new segment does not keep the

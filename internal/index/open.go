@@ -256,15 +256,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if err != nil {
 		return nil, st, err
 	}
-	fresh := 0
-	for i := range parsed {
-		if p := &parsed[i]; p.skip != nil {
-			f := last[i]
-			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
-		} else {
-			fresh++
-		}
-	}
+	skips, fresh := refused(skips, parsed, last)
 	for _, c := range skips[len(keptSkips):] {
 		st.Skipped = append(st.Skipped, c.skip)
 	}
@@ -323,16 +315,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			}
 		}
 	}
-	for i := range parsed {
-		if p := &parsed[i]; p.skip == nil {
-			b.addParsed(p)
-			if p.recalled {
-				st.Recalled++
-			} else {
-				st.Parsed++
-			}
-		}
-	}
+	np, nr := b.addKept(parsed)
+	st.Parsed += np
+	st.Recalled += nr
 	parsed = nil
 	for _, sg := range spilled {
 		segs = append(segs, sg)

@@ -58,21 +58,9 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}
+	skips, _ = refused(nil, parsed, files)
 	b := newBuilder(len(files), nil)
-	for i := range parsed {
-		pr := &parsed[i]
-		if pr.skip != nil {
-			f := files[i]
-			skips = append(skips, contentSkip{skip: *pr.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
-			continue
-		}
-		b.addParsed(pr)
-		if pr.recalled {
-			recalledN++
-		} else {
-			parsedN++
-		}
-	}
+	parsedN, recalledN = b.addKept(parsed)
 	parsed = nil
 	if len(b.recs) == 0 {
 		return nil, skips, 0, 0, nil
