@@ -84,6 +84,12 @@ def test_total_price():
 	return c1, c2
 }
 
+// withBuild returns c with its build time set to ms (to compare coverages).
+func (c PackCoverage) withBuild(ms float64) PackCoverage {
+	c.BuildMs = ms
+	return c
+}
+
 func TestBenchEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -204,6 +210,40 @@ func TestBenchEndToEnd(t *testing.T) {
 	preds = readLines(t, out)
 	if len(preds) != 4 || preds[2].Ablation["symbols"] == nil {
 		t.Errorf("after ablation: %d lines, last ablation %v", len(preds), preds[len(preds)-1].Ablation)
+	}
+}
+
+// TestBenchRelativeDirs runs with the mirror root and work directory given
+// relative to the working directory (git runs inside the work trees, so they
+// must be made absolute) and keeps the packs in a folder.
+func TestBenchRelativeDirs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	base := t.TempDir()
+	_, c2 := synthMirror(t, filepath.Join(base, "mirrors"))
+	t.Chdir(base)
+	b, _ := json.Marshal(map[string]any{"instance_id": "acme__shop-2", "repo": "acme/shop", "mirror_repo": "acme/shop",
+		"base_commit": c2, "problem_statement": "The coupon discount code HALF in apply_discount should not apply to shipping cost",
+		"gold_files": []string{"shop/discount.py"}, "gold_hunks": []Hunk{{Path: "shop/discount.py", Lines: []int{3}}}})
+	insts, err := ReadInstances(strings.NewReader(string(b) + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{MirrorRoot: "mirrors", WorkDir: "work", Out: "pred.jsonl", PackBudgets: []int{2000}, PackDir: "packs"}
+	if _, err := Bench(context.Background(), insts, opts); err != nil {
+		t.Fatal(err)
+	}
+	preds := readLines(t, filepath.Join(base, "pred.jsonl"))
+	if len(preds) != 1 || preds[0].Error != "" || len(preds[0].Ranked) == 0 {
+		t.Fatalf("predictions %+v, want one without error", preds)
+	}
+	pack, err := os.ReadFile(filepath.Join(base, "packs", "acme__shop-2.2000.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := Cover(string(pack), 2000, insts[0].Gold, insts[0].GoldHunks); c != preds[0].Packs[0].withBuild(c.BuildMs) {
+		t.Errorf("the kept pack covers %+v, the run measured %+v", c, preds[0].Packs[0])
 	}
 }
 

@@ -50,6 +50,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,9 @@ type Options struct {
 	// PackBudgets, when set, build each run's context pack at these token
 	// budgets and measure what it shows of the real fix (see Cover).
 	PackBudgets []int
+	// PackDir, when set, keeps each pack the default run built, as
+	// PackDir/ID.BUDGET.md, for reading what a subagent would receive.
+	PackDir string
 	// Open are the options of hone.Open; CacheDir "" means WorkDir/index.
 	Open hone.Options
 	// Configure, when set, adjusts the options of hone's default retrieval
@@ -244,6 +248,18 @@ func Bench(ctx context.Context, insts []Instance, opts Options) (*Summary, error
 		}
 		opts.WorkDir = filepath.Join(d, "bench")
 	}
+	// git runs in the work trees, so relative folders would be read from
+	// there.
+	for _, d := range []*string{&opts.WorkDir, &opts.MirrorRoot} {
+		if *d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*d)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		*d = abs
+	}
 	if err := os.MkdirAll(opts.WorkDir, 0o755); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -261,6 +277,11 @@ func Bench(ctx context.Context, insts []Instance, opts Options) (*Summary, error
 	opts.Workers = max(1, opts.Workers)
 	if err := os.MkdirAll(filepath.Dir(opts.Out), 0o755); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
+	}
+	if opts.PackDir != "" && len(opts.PackBudgets) > 0 {
+		if err := os.MkdirAll(opts.PackDir, 0o755); err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
 	}
 
 	prev, err := readPredictions(opts.Out, opts.Logger)
@@ -588,7 +609,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			return fail(err)
 		}
 	}
-	r, err := p.retrieve(ctx, repo, in, ro, p.opts.Explain)
+	r, err := p.retrieve(ctx, repo, in, ro, true)
 	if err != nil {
 		return fail(err)
 	}
@@ -598,7 +619,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	r.GoldUses = goldUses(repo, in)
 	pr.Run = *r
 	if p.opts.Baseline || p.opts.Ablate {
-		if pr.Baseline, err = p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: true}, 0); err != nil {
+		if pr.Baseline, err = p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: true}, false); err != nil {
 			return fail(fmt.Errorf("baseline: %w", err))
 		}
 	}
@@ -609,7 +630,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 			last-- // the full rung is the default run
 		}
 		for _, rung := range Ladder[1 : last+1] {
-			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off}, 0)
+			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: rung.Baseline, Off: rung.Off}, false)
 			if err != nil {
 				return fail(fmt.Errorf("ablation %s: %w", rung.Key, err))
 			}
@@ -617,7 +638,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 		}
 		pr.ByCycles = map[string]*Run{}
 		for _, k := range CycleRungs {
-			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Loop: loop.Options{MaxCycles: k}}, 0)
+			r, err := p.retrieve(ctx, repo, in, hone.RetrieveOptions{Loop: loop.Options{MaxCycles: k}}, false)
 			if err != nil {
 				return fail(fmt.Errorf("%d cycles: %w", k, err))
 			}
@@ -645,9 +666,14 @@ func goldUses(repo *hone.Repo, in Instance) []string {
 	return out
 }
 
-// retrieve runs one retrieval and measures its packs; explain is how many
-// of the ranked files have their reason written.
-func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro hone.RetrieveOptions, explain int) (*Run, error) {
+// retrieve runs one retrieval and measures its packs; the default run
+// (main) has the reasons of its first Options.Explain ranked files written
+// and its packs kept in Options.PackDir.
+func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro hone.RetrieveOptions, main bool) (*Run, error) {
+	explain := 0
+	if main {
+		explain = p.opts.Explain
+	}
 	res, err := repo.Retrieve(ctx, in.Problem, ro)
 	if err != nil {
 		return nil, err
@@ -673,6 +699,12 @@ func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro 
 			return nil, fmt.Errorf("pack at %d tokens: %w", b, err)
 		}
 		c := Cover(text, b, in.Gold, in.GoldHunks)
+		if main && p.opts.PackDir != "" {
+			name := filepath.Join(p.opts.PackDir, fmt.Sprintf("%s.%d.md", url.PathEscape(in.ID), b))
+			if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+				return nil, fmt.Errorf("bench: keeping the pack: %w", err)
+			}
+		}
 		c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
 		r.Packs = append(r.Packs, c)
 	}

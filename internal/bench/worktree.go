@@ -118,7 +118,7 @@ func (t *tree) Checkout(ctx context.Context, commit string) (how string, skipped
 		return "", nil, fmt.Errorf("bench: %w", err)
 	}
 	if _, _, err := t.git(ctx, "cat-file", "-e", commit+"^{commit}"); err != nil {
-		return "", nil, fmt.Errorf("bench: mirror %s has no commit %s", t.gitDir, commit)
+		return "", nil, fmt.Errorf("bench: mirror %s has no commit %s (%v)", t.gitDir, commit, err)
 	}
 	if t.commit == "" {
 		if b, err := os.ReadFile(t.statePath()); err == nil {

@@ -31,6 +31,7 @@ type benchFlags struct {
 	explain    int
 	// packBudgets are the --pack-budget values, sorted, without repeats.
 	packBudgets []int
+	packDir     string
 	llm         llmFlags
 }
 
@@ -74,6 +75,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl.BoolVar(&f.ablate, "ablate", false, "run the ablation ladder: baseline, then one feature added per row")
 	fl.IntVar(&f.explain, "explain", 0, "write the evaluator's reasons for the first N ranked files of each instance")
 	fl.IntSliceVar(&f.packBudgets, "pack-budget", nil, "build each instance's context pack at this many tokens and measure what it shows of the real fix (repeatable: --pack-budget 4000 --pack-budget 8000)")
+	fl.StringVar(&f.packDir, "pack-dir", "", "keep each instance's packs in this folder, as ID.BUDGET.md (with --pack-budget)")
 	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
@@ -110,7 +112,7 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	log := f.logger(stderr)
 	opts := bench.Options{
 		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
-		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, PackBudgets: f.packBudgets, Logger: log,
+		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, PackBudgets: f.packBudgets, PackDir: f.packDir, Logger: log,
 		Open: f.openOptions(log),
 	}
 	if !f.quiet {
