@@ -17,6 +17,8 @@ import (
 //	paths, terms,     string list: uvarint count, count uvarint lengths,
 //	hashes            then every string's bytes back to back
 //	lens              uvarint count, then count uvarints
+//	times             uvarint count, then each committer time (Unix
+//	                  seconds) as the zigzag delta from the one before
 //	post              uvarint count (of terms), uvarint number of pairs
 //	                  in all, then per term: uvarint
 //	                  number of (commit, frequency) pairs, then each pair as
@@ -58,6 +60,12 @@ func encodeBody(b []byte, key string, l *Log) []byte {
 	b = binary.AppendUvarint(b, uint64(len(l.lens)))
 	for _, n := range l.lens {
 		b = binary.AppendUvarint(b, uint64(uint32(n)))
+	}
+	b = binary.AppendUvarint(b, uint64(len(l.times)))
+	prevTime := int64(0)
+	for _, t := range l.times {
+		b = binary.AppendVarint(b, t-prevTime)
+		prevTime = t
 	}
 	b = binary.AppendUvarint(b, uint64(len(l.post)))
 	b = binary.AppendUvarint(b, uint64(total(l.post)/2))
@@ -274,6 +282,15 @@ func decodeBody(b []byte) (cacheFile, error) {
 		c.Lens = make([]int32, nl)
 		for i := range c.Lens {
 			c.Lens[i] = r.int32()
+		}
+	}
+	nt := r.count(1)
+	if r.err == nil {
+		c.Times = make([]int64, nt)
+		prev := int64(0)
+		for i := range c.Times {
+			prev += r.varint()
+			c.Times[i] = prev
 		}
 	}
 	c.Post = r.lists(true)

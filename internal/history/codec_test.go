@@ -14,6 +14,7 @@ func sampleLog() *Log {
 		paths:     []string{"a.go", "dir/b.py", "", "ünïcode/ç.rs"},
 		terms:     []string{"token", "expiry", "x"},
 		hashes:    []string{"abc1234", "def5678", "0000000"},
+		times:     []int64{1_700_000_000, 1_600_000_000, 0},
 		post:      [][]int32{{0, 2, 2, 1}, {2, 5, 0, 1}, {1, 2147483647}},
 		lens:      []int32{3, 0, 7},
 		files:     [][]int32{{0, 3, 1}, nil, {2}},
@@ -31,7 +32,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			t.Fatalf("decode: %v", err)
 		}
 		want := cacheFile{Key: "dir /repo", Rev: l.rev, Partial: l.partial, Limit: l.limit, Truncated: l.truncated,
-			Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Post: l.post, Lens: l.lens, Files: l.files}
+			Paths: l.paths, Terms: l.terms, Hashes: l.hashes, Times: l.times, Post: l.post, Lens: l.lens, Files: l.files}
 		normalize(&c)
 		normalize(&want)
 		if !reflect.DeepEqual(c, want) {
@@ -78,7 +79,7 @@ func FuzzDecodeBody(f *testing.F) {
 		}
 		// What decodes encodes back into the same log.
 		l := &Log{rev: c.Rev, partial: c.Partial, truncated: c.Truncated, limit: c.Limit, paths: c.Paths, terms: c.Terms,
-			hashes: c.Hashes, post: c.Post, lens: c.Lens, files: c.Files}
+			hashes: c.Hashes, times: c.Times, post: c.Post, lens: c.Lens, files: c.Files}
 		again, err := decodeBody(encodeBody(nil, c.Key, l))
 		if err != nil {
 			t.Fatalf("re-encoded body does not decode: %v", err)
@@ -97,6 +98,9 @@ func normalize(c *cacheFile) {
 		if len(*p) == 0 {
 			*p = nil
 		}
+	}
+	if len(c.Times) == 0 {
+		c.Times = nil
 	}
 	for _, p := range []*[][]int32{&c.Post, &c.Files} {
 		if len(*p) == 0 {

@@ -41,6 +41,7 @@ import (
 	"math"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,6 +113,7 @@ type Log struct {
 	post    [][]int32
 	lens    []int32   // per commit: its number of terms
 	hashes  []string  // per commit: its abbreviated hash
+	times   []int64   // per commit: its committer time (Unix seconds)
 	files   [][]int32 // per commit: the paths it touched (none for a commit left out)
 	total   int64     // sum of lens
 	docs    int       // commits with files: the documents
@@ -176,13 +178,18 @@ func (l *Log) Files(query []Term) map[string]Hit {
 			score[c] += q.Weight * idf * tf * (k1 + 1) / (tf + norm)
 		}
 	}
-	// The TopCommits best, the newer first among equals: a bounded
-	// insertion keeps the work linear in the commits scored.
+	// The TopCommits best, the newer first among equals (by committer
+	// time, then hash: not by place in the log, which differs between a
+	// log read afresh and one brought forward, so that both answer alike):
+	// a bounded insertion keeps the work linear in the commits scored.
 	better := func(a, c int32) bool {
 		if score[a] != score[c] {
 			return score[a] > score[c]
 		}
-		return a > c
+		if l.times[a] != l.times[c] {
+			return l.times[a] > l.times[c]
+		}
+		return l.hashes[a] > l.hashes[c]
 	}
 	top := make([]int32, 0, TopCommits+1)
 	for _, c := range touched {
@@ -222,6 +229,7 @@ func (l *Log) Files(query []Term) map[string]Hit {
 // commit is one parsed log entry.
 type commit struct {
 	hash  string
+	time  int64 // committer time, Unix seconds
 	terms map[string]int32
 	files []string
 }
@@ -232,7 +240,7 @@ func read(ctx context.Context, src Source, limit int, timeout time.Duration, rev
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	args := []string{"log", "--no-merges", "--no-renames", "--no-show-signature", "--name-only",
-		"--format=%x1e%H%x1f%B%x1f", fmt.Sprintf("--max-count=%d", limit)}
+		"--format=%x1e%H %ct%x1f%B%x1f", fmt.Sprintf("--max-count=%d", limit)}
 	var paths []string
 	if src.GitDir == "" {
 		// Only commits that touched the directory, named relative to it:
@@ -293,13 +301,18 @@ func splitRecords(data []byte, atEOF bool) (int, []byte, error) {
 	return start, nil, nil
 }
 
-// parseRecord reads one "hash \x1f message \x1f names" record.
+// parseRecord reads one "hash time \x1f message \x1f names" record.
 func parseRecord(rec []byte) (commit, bool) {
 	parts := bytes.SplitN(rec, []byte{0x1f}, 3)
-	if len(parts) != 3 || len(parts[0]) < hashLen {
+	if len(parts) != 3 {
 		return commit{}, false
 	}
-	c := commit{hash: string(parts[0][:hashLen]), terms: map[string]int32{}}
+	hash, when, _ := bytes.Cut(parts[0], []byte{' '})
+	if len(hash) < hashLen {
+		return commit{}, false
+	}
+	t, _ := strconv.ParseInt(string(when), 10, 64) // 0 if git gave none
+	c := commit{hash: string(hash[:hashLen]), time: t, terms: map[string]int32{}}
 	for _, line := range strings.Split(string(parts[2]), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if line == "" || strings.HasPrefix(line, `"`) { // a quoted (odd) name: skip it
@@ -310,7 +323,7 @@ func parseRecord(rec []byte) (commit, bool) {
 	if len(c.files) == 0 || len(c.files) > MaxFilesPerCommit {
 		// Kept as an empty entry, so that the log counts commits as git
 		// does, but never ranked.
-		return commit{hash: c.hash}, true
+		return commit{hash: c.hash, time: c.time}, true
 	}
 	for _, line := range strings.Split(string(parts[1]), "\n") {
 		if isTrailer(line) {
@@ -377,6 +390,7 @@ func (l *Log) add(cs []commit) {
 		}
 		l.lens = append(l.lens, length)
 		l.hashes = append(l.hashes, c.hash)
+		l.times = append(l.times, c.time)
 		l.files = append(l.files, files)
 		l.total += int64(length)
 		if len(files) > 0 {
@@ -399,6 +413,7 @@ func (l *Log) without(drop map[string]bool) *Log {
 		renum[i] = int32(len(n.lens))
 		n.lens = append(n.lens, l.lens[i])
 		n.hashes = append(n.hashes, l.hashes[i])
+		n.times = append(n.times, l.times[i])
 		n.files = append(n.files, l.files[i])
 		n.total += int64(l.lens[i])
 		if len(l.files[i]) > 0 {

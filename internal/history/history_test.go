@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -313,12 +316,13 @@ func TestIsTrailer(t *testing.T) {
 }
 
 // TestFilesTop: the bounded selection of the best commits picks what a
-// full sort would (score, then the newer first), on a log with many ties.
+// full sort would (score, then the newer first, then the greater hash), on a
+// log with many ties, pairs of commits sharing a time among them.
 func TestFilesTop(t *testing.T) {
 	words := []string{"alpha", "beta", "gamma", "delta"}
 	var cs []commit // newest first, as git lists them
 	for i := 0; i < 300; i++ {
-		c := commit{hash: fmt.Sprintf("%010d", i), terms: map[string]int32{}}
+		c := commit{hash: fmt.Sprintf("%010d", i), time: 1_700_000_000 - int64(i/2)*60, terms: map[string]int32{}}
 		c.terms[words[i%4]] = int32(1 + i%3)
 		if i%7 == 0 {
 			c.terms[words[(i+1)%4]] = 1
@@ -356,10 +360,14 @@ func TestFilesTop(t *testing.T) {
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
-		if all[i].s != all[j].s {
+		a, c := all[i].c, all[j].c
+		switch {
+		case all[i].s != all[j].s:
 			return all[i].s > all[j].s
+		case l.times[a] != l.times[c]:
+			return l.times[a] > l.times[c]
 		}
-		return all[i].c > all[j].c
+		return l.hashes[a] > l.hashes[c]
 	})
 	want := map[string]Hit{}
 	best := 0.0
@@ -490,5 +498,28 @@ func TestCacheBitFlips(t *testing.T) {
 		if _, err := decodeCache(good[:n], src.key(), MaxCommits); err == nil {
 			t.Errorf("the first %d of %d bytes: accepted", n, len(good))
 		}
+	}
+}
+
+// TestFilesOrderFree: the files a log names do not depend on the order its
+// commits were added in (a log brought forward holds the new commits after
+// the old ones, a fresh read interleaves them by git's walk), even when
+// more commits tie than TopCommits keeps.
+func TestFilesOrderFree(t *testing.T) {
+	var cs []commit
+	for i := 0; i < TopCommits+15; i++ {
+		cs = append(cs, commit{hash: fmt.Sprintf("%010d", i*7919%1000), time: 1_700_000_000 - int64(i%9)*60,
+			terms: map[string]int32{"parser": 1}, files: []string{fmt.Sprintf("f%d.go", i)}})
+	}
+	fresh := &Log{}
+	fresh.add(cs)
+	shuffled := slices.Clone(cs)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	forward := &Log{}
+	forward.add(shuffled)
+	q := []Term{{"parser", 1}}
+	a, b := fresh.Files(q), forward.Files(q)
+	if len(a) != TopCommits || !maps.Equal(a, b) {
+		t.Errorf("the same commits in another order name other files:\n%v\n%v", a, b)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 4
+const cacheVersion = 5
 
 // Options control Load.
 type Options struct {
@@ -241,6 +241,7 @@ type cacheFile struct {
 	Hashes    []string
 	Post      [][]int32
 	Lens      []int32
+	Times     []int64
 	Files     [][]int32
 }
 
@@ -305,10 +306,10 @@ func decodeCache(b []byte, key string, limit int) (*Log, error) {
 		return nil, errStale
 	}
 	n := len(c.Lens)
-	if len(c.Hashes) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
+	if len(c.Hashes) != n || len(c.Times) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
 		return nil, errors.New("history: cache is inconsistent")
 	}
-	l := &Log{rev: c.Rev, limit: c.Limit, partial: c.Partial, truncated: c.Truncated, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, post: c.Post,
+	l := &Log{rev: c.Rev, limit: c.Limit, partial: c.Partial, truncated: c.Truncated, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, times: c.Times, post: c.Post,
 		lens: c.Lens, files: c.Files, pathID: make(map[string]int32, len(c.Paths)),
 		termID: make(map[string]int32, len(c.Terms))}
 	for i, f := range c.Files {
