@@ -34,12 +34,14 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -433,16 +435,25 @@ func (l *Log) without(drop map[string]bool) *Log {
 	return n
 }
 
-// keepNewest returns the log less all but its n newest commits (the last
-// added); like without, it consumes l.
+// keepNewest returns the log less all but its n newest commits by
+// committer time (among equal times, the last added): a fresh read keeps
+// the first n of git's walk, which goes by committer time, so a log brought
+// forward, whose new commits come after the old ones whatever their dates
+// (a branch of old commits merged), must cut by time too to hold what a
+// fresh read holds. Like without, it consumes l.
 func (l *Log) keepNewest(n int) *Log {
 	extra := l.Len() - n
 	if extra <= 0 {
 		return l
 	}
+	order := make([]int, l.Len())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(l.times[a], l.times[b]) })
 	drop := make(map[string]bool, extra)
-	for _, h := range l.hashes[:extra] {
-		drop[h] = true
+	for _, i := range order[:extra] {
+		drop[l.hashes[i]] = true
 	}
 	return l.without(drop)
 }

@@ -523,3 +523,20 @@ func TestFilesOrderFree(t *testing.T) {
 		t.Errorf("the same commits in another order name other files:\n%v\n%v", a, b)
 	}
 }
+
+// TestKeepNewestByTime: the commits cut are the oldest by committer time,
+// not the first added: a log brought forward adds a merged branch's old
+// commits after the newer ones it held, and a fresh read (git's walk goes
+// by committer time) would not reach them.
+func TestKeepNewestByTime(t *testing.T) {
+	mk := func(hash string, when int64) commit {
+		return commit{hash: hash, time: when, terms: map[string]int32{"fix": 1}, files: []string{hash + ".go"}}
+	}
+	l := &Log{}
+	l.add([]commit{mk("old-3.....", 300), mk("old-2.....", 200), mk("old-1.....", 100)}) // newest first
+	l.add([]commit{mk("merged-2..", 250), mk("merged-1..", 50)})                         // a branch merged later
+	cut := l.keepNewest(3)
+	if got := fmt.Sprint(cut.hashes); got != "[old-2..... old-3..... merged-2..]" {
+		t.Errorf("kept %s, want the three newest by time: old-2, old-3, merged-2", got)
+	}
+}

@@ -20,7 +20,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 5
+const cacheVersion = 6
 
 // Options control Load.
 type Options struct {
