@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
@@ -125,6 +126,9 @@ func parseFile(wf walk.File, d *dict, rs *records) parsed {
 		p.skip = &walk.Skip{Path: wf.Path, Reason: reason, Detail: detail}
 		return p
 	}
+	// Nothing of a credential becomes a term, a definition or an
+	// association: what the index holds, REFINE may learn and a model see.
+	text = secret.Scrub(wf.Path, text)
 	res, err := syntax.Extract(wf.Path, text)
 	if err != nil {
 		// A parse failure leaves the file searchable as text.

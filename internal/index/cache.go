@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/walk"
 )
@@ -156,6 +157,8 @@ func extractorPrint() uint64 {
 			fmt.Fprintf(h, "%s|%v|%v|%v|%v|%v\n", p.path, r.Lang, r.Defs, r.Refs, r.Imports, err)
 		}
 		fmt.Fprintf(h, "sniff|%d\n", walk.SniffRules)
+		// Scrubbing changes what is indexed: a cache of unscrubbed text is rebuilt.
+		fmt.Fprintf(h, "scrub|%q\n", secret.Scrub("p/a.properties", []byte("db.password=hunter2\n")))
 		printVal = h.Sum64()
 	})
 	return printVal

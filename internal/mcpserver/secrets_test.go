@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestStartExcerptsHideSecrets(t *testing.T) {
 	cs := connect(t, newSecretServer(t))
 	for _, show := range []bool{false, true} {
 		var step Step
-		res := call(t, cs, "start", map[string]any{"task": "the api_key and DATABASE_URL settings are read from the wrong place",
+		res := call(t, cs, "start", map[string]any{"task": "the api_key and DATABASE_URL settings of .env and credentials.json are read from the wrong place",
 			"max_candidates": 40, "show_secrets": show}, &step)
 		if res.IsError {
 			t.Fatal(text(res))
@@ -85,6 +86,56 @@ func TestStartExcerptsHideSecrets(t *testing.T) {
 			if got := strings.Contains(all.String(), leak); got != show {
 				t.Errorf("show_secrets %v: excerpts show %q: %v:\n%s", show, leak, got, all.String())
 			}
+		}
+	}
+}
+
+// TestLearnedTermsHideSecrets: with a threshold no file reaches, REFINE
+// learns from the best files, secret ones among them; neither the terms it
+// learns (refinement, trace) nor anything else in retrieve_context's or
+// judge's answer may carry a credential.
+func TestLearnedTermsHideSecrets(t *testing.T) {
+	files := map[string]string{
+		"config/credentials.json":                   `{"installed": {"client_secret": "zvkqwm73hrtp", "client_id": "app"}}` + "\n",
+		"src/main/resources/application.properties": "spring.datasource.url=jdbc:postgresql://db/app\nspring.datasource.password=pxfrnd48kwlb\n",
+		"config/database.yml":                       "production:\n  adapter: postgresql\n  password: mtbcgh29dswq\n",
+	}
+	for i := 0; i < 12; i++ { // enough files that a planted value is a rare, distinctive term
+		files[fmt.Sprintf("app/module%d.py", i)] = fmt.Sprintf("def handler_%d(request):\n    return render(request, 'page%d.html')\n", i, i)
+	}
+	leaks := []string{"zvkqwm73hrtp", "pxfrnd48kwlb", "mtbcgh29dswq"}
+	s, err := New(Options{Repo: testrepo.Write(t, files), Open: hone.Options{CacheDir: t.TempDir()}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	cs := connect(t, s)
+	task := "fix the database password in application.properties, database.yml and credentials.json"
+	res := call(t, cs, "retrieve_context", map[string]any{"task": task, "budget_tokens": 2000, "threshold": 0.99, "max_cycles": 3}, nil)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	all := strings.ToLower(text(res))
+	if !strings.Contains(all, "added_keywords") {
+		t.Fatalf("no cycle refined: the test checks nothing:\n%s", all)
+	}
+	var step Step
+	res = call(t, cs, "start", map[string]any{"task": task, "max_candidates": 40}, &step)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	var js []map[string]any
+	for _, c := range step.Candidates {
+		js = append(js, map[string]any{"path": c.Path, "relevance": 0.6, "reason": "reads settings"})
+	}
+	res = call(t, cs, "judge", map[string]any{"session": step.Session, "evaluations": js}, nil)
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	all += strings.ToLower(text(res))
+	for _, leak := range leaks {
+		if i := strings.Index(all, leak); i >= 0 {
+			t.Errorf("%q left the server: …%s…", leak, all[max(0, i-160):min(len(all), i+40)])
 		}
 	}
 }

@@ -18,6 +18,9 @@ type Masker struct {
 	keys bool
 	// shapes has bit i set when tokenShapes[i]'s hints occur in the file.
 	shapes uint32
+	// keepLength: a value is overwritten by as many '*' as it has bytes,
+	// not replaced by Masked, so that offsets stay true (Scrub).
+	keepLength bool
 }
 
 // codeExtensions are the source formats in which only a quoted string is a
@@ -47,16 +50,55 @@ func For(p string, content []byte) Masker {
 		return m
 	}
 	m.keys = hasHint(content)
-	m.shapes = 0
+	m.shapes = shapesIn(content)
+	return m
+}
+
+// shapeHint is one hint of tokenShapes[shape].
+type shapeHint struct {
+	text  []byte
+	shape int
+}
+
+// hintsByPair lists the shape hints by their first two bytes, so that one
+// pass over a file finds which shapes it may hold; hintPair[a<<8|b] is the
+// index into it plus one of the hints starting "ab", 0 for none.
+var hintsByPair, hintPair = func() (lists [][]shapeHint, pair []uint16) {
+	pair = make([]uint16, 1<<16)
+	lists = [][]shapeHint{nil}
 	for i, sh := range tokenShapes {
 		for _, h := range sh.hints {
-			if bytes.Contains(content, []byte(h)) {
-				m.shapes |= 1 << i
-				break
+			k := uint16(h[0])<<8 | uint16(h[1])
+			if pair[k] == 0 {
+				pair[k] = uint16(len(lists))
+				lists = append(lists, nil)
+			}
+			lists[pair[k]] = append(lists[pair[k]], shapeHint{[]byte(h), i})
+		}
+	}
+	return lists, pair
+}()
+
+// shapesIn returns the set of tokenShapes whose hints occur in content, in one
+// pass (a search per hint cost as many passes as there are hints).
+func shapesIn(content []byte) uint32 {
+	var set uint32
+	all := uint32(1)<<len(tokenShapes) - 1
+	for i := 0; i+1 < len(content); i++ {
+		l := hintPair[uint16(content[i])<<8|uint16(content[i+1])]
+		if l == 0 {
+			continue
+		}
+		for _, h := range hintsByPair[l] {
+			if set&(1<<h.shape) == 0 && len(content)-i >= len(h.text) && bytes.Equal(content[i:i+len(h.text)], h.text) {
+				set |= 1 << h.shape
+				if set == all {
+					return set
+				}
 			}
 		}
 	}
-	return m
+	return set
 }
 
 // Mask masks every line of text as the Masker for p does and returns the
@@ -84,7 +126,7 @@ func (m Masker) Line(line string) (string, bool) {
 	out := line
 	if m.keys && hasHint(line) {
 		out, a = m.assignments(out)
-		out, x = xmlForms(out)
+		out, x = m.xmlForms(out)
 	}
 	if m.shapes != 0 {
 		out, s = m.tokens(out)
@@ -123,7 +165,7 @@ func (m Masker) assignments(s string) (string, bool) {
 			continue
 		}
 		b.WriteString(s[last:from])
-		b.WriteString(Masked)
+		b.WriteString(m.filler(s[from:to]))
 		last, i = to, max(to, j)
 	}
 	if last == 0 {
@@ -388,15 +430,36 @@ func uiText(s string) bool {
 	return (unicode.IsUpper(first) && unicode.IsLower(second)) || strings.ContainsRune(".?!:…", last)
 }
 
-// hasHint reports whether s holds a key hint, in any case.
+// hasHint reports whether s holds a key hint, in any case. It runs on every
+// file hone indexes (Scrub): one switch a byte, a comparison where a hint may
+// start.
 func hasHint[T string | []byte](s T) bool {
 	for i := 0; i+1 < len(s); i++ {
+		rest := len(s) - i
 		switch s[i] | 0x20 {
-		case 'p', 's', 't', 'k', 'c', 'a':
-			for _, h := range keyHints {
-				if len(s)-i >= len(h) && foldPrefix(s[i:i+len(h)], h) {
-					return true
-				}
+		case 'p': // pass, pwd, pw
+			if c := s[i+1] | 0x20; c == 'w' || (c == 'a' && rest >= 4 && foldPrefix(s[i+2:i+4], "ss")) {
+				return true
+			}
+		case 's':
+			if rest >= 6 && s[i+1]|0x20 == 'e' && foldPrefix(s[i:i+6], "secret") {
+				return true
+			}
+		case 't':
+			if rest >= 5 && s[i+1]|0x20 == 'o' && foldPrefix(s[i:i+5], "token") {
+				return true
+			}
+		case 'k':
+			if rest >= 3 && s[i+1]|0x20 == 'e' && s[i+2]|0x20 == 'y' {
+				return true
+			}
+		case 'c':
+			if rest >= 4 && s[i+1]|0x20 == 'r' && foldPrefix(s[i:i+4], "cred") {
+				return true
+			}
+		case 'a':
+			if rest >= 4 && s[i+1]|0x20 == 'u' && foldPrefix(s[i:i+4], "auth") {
+				return true
 			}
 		}
 	}
@@ -629,23 +692,23 @@ var (
 	xmlKeyAttr = regexp.MustCompile(`(?i)\b(?:key|name)\s*=\s*"([^"]+)"\s+value\s*=\s*"([^"]*)"`)
 )
 
-func xmlForms(s string) (string, bool) {
+func (m Masker) xmlForms(s string) (string, bool) {
 	if strings.IndexByte(s, '<') < 0 {
 		return s, false
 	}
 	var spans [][2]int
-	for _, m := range xmlElement.FindAllStringSubmatchIndex(s, -1) {
-		name := s[m[2]:m[3]]
-		if name == s[m[6]:m[7]] && credentialKey(name) && literal(s[m[4]:m[5]], false) {
-			spans = append(spans, [2]int{m[4], m[5]})
+	for _, sm := range xmlElement.FindAllStringSubmatchIndex(s, -1) {
+		name := s[sm[2]:sm[3]]
+		if name == s[sm[6]:sm[7]] && credentialKey(name) && literal(s[sm[4]:sm[5]], false) {
+			spans = append(spans, [2]int{sm[4], sm[5]})
 		}
 	}
-	for _, m := range xmlKeyAttr.FindAllStringSubmatchIndex(s, -1) {
-		if credentialKey(s[m[2]:m[3]]) && literal(s[m[4]:m[5]], true) {
-			spans = append(spans, [2]int{m[4], m[5]})
+	for _, sm := range xmlKeyAttr.FindAllStringSubmatchIndex(s, -1) {
+		if credentialKey(s[sm[2]:sm[3]]) && literal(s[sm[4]:sm[5]], true) {
+			spans = append(spans, [2]int{sm[4], sm[5]})
 		}
 	}
-	return replace(s, spans)
+	return m.replace(s, spans)
 }
 
 // A shape is a well-known token: its first group is masked. Its regexp runs
@@ -659,7 +722,7 @@ type shape struct {
 }
 
 var tokenShapes = []shape{
-	{hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z2-7]{16})\b`)},
+	{hints: []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])([A-Z0-9]{14,20})\b`)},
 	{hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, re: regexp.MustCompile(`\bgh[pousr]_([A-Za-z0-9]{36,255})\b`)},
 	{hints: []string{"github_pat_"}, re: regexp.MustCompile(`\bgithub_pat_(\w{22,255})`)},
 	{hints: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glft-", "glimt-", "gloas-", "glsoat-", "glagent-", "glffct-"}, re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat|agent|ffct)-([\w-]{20,300})`)},
@@ -701,15 +764,15 @@ func (m Masker) tokens(s string) (string, bool) {
 			spans = append(spans, urlPasswords(s)...)
 			continue
 		}
-		for _, m := range sh.re.FindAllStringSubmatchIndex(s, -1) {
-			v := s[m[2]:m[3]]
+		for _, sm := range sh.re.FindAllStringSubmatchIndex(s, -1) {
+			v := s[sm[2]:sm[3]]
 			if strings.HasPrefix(v, Masked) || (sh.random && !randomish(v)) || sameRune(v) || reference.MatchString(v) {
 				continue
 			}
-			spans = append(spans, [2]int{m[2], m[3]})
+			spans = append(spans, [2]int{sm[2], sm[3]})
 		}
 	}
-	return replace(s, spans)
+	return m.replace(s, spans)
 }
 
 // urlPasswords finds the password of each URL with one
@@ -765,8 +828,17 @@ func classes(s string) (digit, upper, lower bool) {
 	return digit, upper, lower
 }
 
+// filler is what stands for the value v: Masked, or with keepLength as many
+// '*' as v has bytes.
+func (m Masker) filler(v string) string {
+	if m.keepLength {
+		return strings.Repeat("*", len(v))
+	}
+	return Masked
+}
+
 // replace masks the spans of s, merging overlaps.
-func replace(s string, spans [][2]int) (string, bool) {
+func (m Masker) replace(s string, spans [][2]int) (string, bool) {
 	if len(spans) == 0 {
 		return s, false
 	}
@@ -785,7 +857,7 @@ func replace(s string, spans [][2]int) (string, bool) {
 			continue
 		}
 		b.WriteString(s[last:sp[0]])
-		b.WriteString(Masked)
+		b.WriteString(m.filler(s[sp[0]:sp[1]]))
 		last = sp[1]
 	}
 	b.WriteString(s[last:])

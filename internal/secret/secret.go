@@ -64,6 +64,18 @@
 // <placeholder>, a format verb, or a sentence of UI text ("Enter your
 // password").
 //
+// # What hone learns
+//
+// Masking what is shown is not enough: what hone learns from a file (the
+// terms REFINE adds to a query, the names an association or a reason cites,
+// the keywords sent to a model) comes from the index, not from the pack. So
+// the index reads every file through Scrub: a secret file leaves only its
+// path to learn from, and every value Mask would mask is overwritten before
+// the file is tokenized or parsed. Nothing from a credential can then become
+// a term, a definition, an association, a reason or a request body.
+// --show-secrets (show_secrets) shows a file's text in the pack; it never
+// makes a credential a term.
+//
 // The functions are pure and safe for concurrent use.
 package secret
 
