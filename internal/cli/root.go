@@ -160,11 +160,8 @@ func (e notRegularError) Error() string {
 // (notRegularError) before it is opened: opening a pipe nobody writes to
 // waits for good. A directory is opened, and fails as unreadable.
 func readFile(p string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() && !fi.IsDir() {
+	// (A path that cannot be stat'ed fails at the open, which names it.)
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 		return nil, notRegularError{p, fi.Mode()}
 	}
 	f, err := os.Open(p)
@@ -189,8 +186,11 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	if modes > 1 {
 		return usageError{fmt.Errorf("--json, --paths and --pack exclude each other")}
 	}
-	if f.threshold < 0 || f.threshold > 1 {
+	if !(f.threshold >= 0 && f.threshold <= 1) { // NaN too
 		return usageError{fmt.Errorf("--threshold must be in [0,1], got %v", f.threshold)}
+	}
+	if err := f.common.check(); err != nil {
+		return err
 	}
 	if f.cycles < 1 || f.minFiles < 1 || f.candidates < 1 || f.budget < 1 {
 		return usageError{fmt.Errorf("--cycles, --min-files, --candidates and --budget must be positive")}
