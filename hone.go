@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -250,6 +251,10 @@ func checkRoot(dir string) (string, error) {
 		return "", fmt.Errorf("hone: %s: %w", dir, ErrNoRepo)
 	case errors.Is(err, fs.ErrPermission):
 		return "", fmt.Errorf("hone: %s: %w", dir, ErrUnreadable)
+	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.ENAMETOOLONG):
+		// A symbolic-link loop, a path through a file, a name too long:
+		// no directory there.
+		return "", fmt.Errorf("hone: %s: %w (%v)", dir, ErrNoRepo, err)
 	case err != nil:
 		return "", fmt.Errorf("hone: %s: %w", dir, err)
 	case !fi.IsDir():

@@ -17,7 +17,9 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	disarm := cli.Watchdog(ctx, cli.Grace, os.Stderr, os.Exit)
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	disarm()
 	stop()
 	os.Exit(code)
 }

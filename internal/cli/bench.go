@@ -84,6 +84,9 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	if f.mirrorRoot == "" {
 		return usageError{fmt.Errorf("--mirror-root is required")}
 	}
+	if err := f.common.check(); err != nil {
+		return err
+	}
 	if f.workers < 1 || f.limit < 0 || f.explain < 0 {
 		return usageError{fmt.Errorf("--workers must be positive, --limit and --explain not negative")}
 	}

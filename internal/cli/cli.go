@@ -5,8 +5,10 @@
 //
 //	0  success
 //	1  unexpected failure
-//	2  usage: bad flags or arguments
-//	3  the repository does not exist or is not a directory
+//	2  usage: bad flags or arguments (a number out of range, a task
+//	   file that is a pipe or a device, --http not on loopback)
+//	3  the repository does not exist or is not a directory (a
+//	   symbolic-link loop, a path through a file)
 //	4  the repository cannot be read (permission denied), or the task file
 //	   or standard input cannot be read (missing, a directory, permission)
 //	5  the repository has no indexable file (hone index --explain still
@@ -129,6 +131,14 @@ func (c *common) register(cmd *cobra.Command) {
 	f.BoolVar(&c.noHistory, "no-history", false, "read no commit history (files that past commits like the task touched)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "no warnings or progress on stderr")
+}
+
+// check refuses flag values out of range: a usage error.
+func (c *common) check() error {
+	if c.maxFileSize <= 0 {
+		return usageError{fmt.Errorf("--max-file-size must be a positive number of bytes, not %d", c.maxFileSize)}
+	}
+	return nil
 }
 
 func (c *common) logger(stderr io.Writer) *slog.Logger {

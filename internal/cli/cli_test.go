@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -250,5 +251,70 @@ func TestWarningOnce(t *testing.T) {
 			t.Errorf("hone %s printed the cache warning %d times, want once:\n%s",
 				strings.Join(args, " "), strings.Count(stderr, "unusable"), stderr)
 		}
+	}
+}
+
+// TestFlagValues: every numeric flag out of range (NaN, infinite, negative,
+// zero where a count or a size is meant) and a listen address that is not
+// allowed are usage errors (exit 2) with a message naming the flag; a
+// repository path that cannot be a directory (a symbolic-link loop, a path
+// through a file) is exit 3, as the README's table says.
+func TestFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	loop := filepath.Join(dir, "loop")
+	if err := os.Symlink(filepath.Join(dir, "other"), loop); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(loop, filepath.Join(dir, "other")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want int
+		says string // in the message
+	}{
+		{[]string{"--threshold", "NaN", "x"}, ExitUsage, "--threshold"},
+		{[]string{"--threshold", "+Inf", "x"}, ExitUsage, "--threshold"},
+		{[]string{"--threshold", "-Inf", "x"}, ExitUsage, "--threshold"},
+		{[]string{"--threshold", "-0.1", "x"}, ExitUsage, "--threshold"},
+		{[]string{"--threshold", "1.5", "x"}, ExitUsage, "--threshold"},
+		{[]string{"--max-file-size", "-1", "x"}, ExitUsage, "--max-file-size"},
+		{[]string{"--max-file-size", "0", "x"}, ExitUsage, "--max-file-size"},
+		{[]string{"--budget", "-1", "x"}, ExitUsage, "--budget"},
+		{[]string{"--cycles", "0", "x"}, ExitUsage, "--cycles"},
+		{[]string{"--min-files", "-3", "x"}, ExitUsage, "--min-files"},
+		{[]string{"--candidates", "0", "x"}, ExitUsage, "--candidates"},
+		{[]string{"--llm-timeout", "-5s", "x"}, ExitUsage, "llm-timeout"},
+		{[]string{"--llm-timeout", "NaN", "x"}, ExitUsage, "llm-timeout"},
+		{[]string{"index", "--max-file-size", "-1"}, ExitUsage, "--max-file-size"},
+		{[]string{"mcp", "--max-file-size", "-1"}, ExitUsage, "--max-file-size"},
+		{[]string{"mcp", "--session-ttl", "-1s"}, ExitUsage, "--session-ttl"},
+		{[]string{"mcp", "--session-ttl", "0s"}, ExitUsage, "--session-ttl"},
+		{[]string{"mcp", "--http", "0.0.0.0:7777"}, ExitUsage, "--allow-remote"},
+		{[]string{"mcp", "--http", "no port"}, ExitUsage, "--http"},
+		{[]string{"bench", "--mirror-root", dir, "--max-file-size", "-1", file}, ExitUsage, "--max-file-size"},
+		{[]string{"bench", "--mirror-root", dir, "--workers", "0", file}, ExitUsage, "--workers"},
+		{[]string{"--repo", loop, "x"}, ExitNoRepo, "not found"},
+		{[]string{"--repo", filepath.Join(file, "sub"), "x"}, ExitNoRepo, "not found"},
+		{[]string{"index", "--repo", loop}, ExitNoRepo, "not found"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			args := c.args
+			if !slices.Contains(args, "--repo") {
+				args = append([]string{"--repo", fixture}, args...)
+				if args[2] == "index" || args[2] == "mcp" || args[2] == "bench" {
+					args = append(append([]string{args[2]}, args[:2]...), args[3:]...)
+				}
+			}
+			code, _, stderr := run(t, "", args...)
+			if code != c.want || !strings.HasPrefix(stderr, "hone: ") || !strings.Contains(stderr, c.says) {
+				t.Errorf("hone %s = exit %d, stderr %q; want exit %d and a message with %q", strings.Join(args, " "), code, stderr, c.want, c.says)
+			}
+		})
 	}
 }

@@ -24,6 +24,9 @@ files) and prints a summary. --explain lists every file left out and why, also
 when no file is left to index (the exit code is then 5).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := c.check(); err != nil {
+				return err
+			}
 			repo, err := c.open(cmd.Context(), stderr)
 			var empty *hone.EmptyRepoError
 			switch {

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,6 +58,12 @@ authenticates if you use it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.common.check(); err != nil {
+				return err
+			}
+			if f.sessionTTL <= 0 {
+				return usageError{fmt.Errorf("--session-ttl must be a positive duration, not %v", f.sessionTTL)}
+			}
 			opts := mcpserver.Options{
 				Repo:        f.repo,
 				Roots:       f.roots,
@@ -67,7 +76,14 @@ authenticates if you use it.`,
 				Stdout:      stdout,
 			}
 			if cmd.Flags().Changed("http") {
-				return mcpserver.ServeHTTP(cmd.Context(), f.http, opts)
+				if _, _, err := net.SplitHostPort(f.http); err != nil {
+					return usageError{fmt.Errorf("--http %q: %w (want host:port, e.g. %s)", f.http, err, mcpserver.DefaultHTTPAddr)}
+				}
+				err := mcpserver.ServeHTTP(cmd.Context(), f.http, opts)
+				if errors.Is(err, mcpserver.ErrRemoteBind) {
+					return usageError{err}
+				}
+				return err
 			}
 			return mcpserver.Serve(cmd.Context(), opts)
 		},

@@ -3,8 +3,10 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -113,6 +115,10 @@ func readTask(f *retrieveFlags, args []string, stdin io.Reader) (string, error) 
 		return "", usageError{fmt.Errorf("give the task as arguments or --task-file, not both")}
 	case f.taskFile != "":
 		b, err := readFile(f.taskFile, hone.MaxTaskBytes+1)
+		var nr notRegularError
+		if errors.As(err, &nr) {
+			return "", usageError{fmt.Errorf("task file: %w", err)}
+		}
 		if err != nil {
 			return "", unreadableError{fmt.Errorf("task file: %w", err)}
 		}
@@ -130,14 +136,43 @@ func readTask(f *retrieveFlags, args []string, stdin io.Reader) (string, error) 
 	return strings.Join(args, " "), nil
 }
 
+// notRegularError: a task file that is a named pipe, a device or a socket.
+type notRegularError struct {
+	path string
+	mode fs.FileMode
+}
+
+func (e notRegularError) Error() string {
+	kind := "not a regular file"
+	switch t := e.mode.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	case t&fs.ModeSocket != 0:
+		kind = "a socket"
+	case t&fs.ModeDevice != 0:
+		kind = "a device"
+	}
+	return fmt.Sprintf("%s is %s, not a regular file; pipe the task to standard input with - instead", e.path, kind)
+}
+
 // readFile reads at most limit bytes of the file at p (enough to tell that a
-// task is too large).
+// task is too large). A named pipe, a device or a socket is refused
+// (notRegularError) before it is opened: opening a pipe nobody writes to
+// waits for good. A directory is opened, and fails as unreadable.
 func readFile(p string, limit int64) ([]byte, error) {
+	// (A path that cannot be stat'ed fails at the open, which names it.)
+	if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, notRegularError{p, fi.Mode()}
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	// What was opened is checked again: the path may have changed since.
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return nil, notRegularError{p, fi.Mode()}
+	}
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
@@ -151,8 +186,11 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	if modes > 1 {
 		return usageError{fmt.Errorf("--json, --paths and --pack exclude each other")}
 	}
-	if f.threshold < 0 || f.threshold > 1 {
+	if !(f.threshold >= 0 && f.threshold <= 1) { // NaN too
 		return usageError{fmt.Errorf("--threshold must be in [0,1], got %v", f.threshold)}
+	}
+	if err := f.common.check(); err != nil {
+		return err
 	}
 	if f.cycles < 1 || f.minFiles < 1 || f.candidates < 1 || f.budget < 1 {
 		return usageError{fmt.Errorf("--cycles, --min-files, --candidates and --budget must be positive")}

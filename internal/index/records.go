@@ -79,7 +79,11 @@ import (
 // The store is a cache: a record that fails its checks, a store that cannot
 // be opened (another process holds it past a short wait, a full or
 // read-only directory) or that is corrupt costs parsing, with a warning for
-// the last; a corrupt file is removed and written anew.
+// the last; a corrupt file is removed and written anew. A file another
+// program cuts while it is open faults under bbolt's mapping with bbolt's
+// locks held: every call on the store runs in a goroutine of its own and a
+// handle that faulted is abandoned, never closed (sharedDB.call), so that
+// such a cut costs a warning and a rebuild, never a hang.
 const (
 	recordsFile    = "records.db"
 	recordsVersion = 1
@@ -179,7 +183,7 @@ func keyOf(path string, raw []byte) recordKey {
 // records is an open store, used by one Open: lookups from the parse
 // workers, puts gathered and written in batches as they grow and by flush.
 type records struct {
-	db  *bolt.DB
+	sh  *sharedDB
 	max int64
 
 	// renewed: the file was not a store, or a damaged one, and was made
@@ -239,7 +243,62 @@ var stores struct {
 
 type sharedDB struct {
 	db   *bolt.DB
+	path string
 	refs int
+
+	// dead is closed when a call on db faulted or panicked: the handle is
+	// abandoned (see call).
+	dead chan struct{}
+	once sync.Once
+}
+
+// call runs fn on the handle, guarded, in a goroutine of its own, and waits
+// for it or for the handle to be abandoned, whichever comes first.
+//
+// bbolt reads the file through a mapping: a file another program cuts
+// faults under a reader or a writer, which guard turns into errDamaged, but
+// the lock bbolt held then (its meta lock, its mapping's read lock, the
+// writer's lock) is never released. Every later transaction and Close
+// would wait on it for good. So a handle that faulted once is abandoned:
+// the calls waiting on its locks are left behind (their goroutines stay
+// blocked, a few per fault, until the process exits), no new call starts,
+// it is never closed (its descriptor and file lock stay with the process)
+// and its file is removed, so that the next Open makes a new one under a
+// lock of its own.
+func (s *sharedDB) call(fn func(*bolt.DB) error) error {
+	select {
+	case <-s.dead:
+		return errDamaged
+	default:
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := guard(func() error { return fn(s.db) })
+		if errors.Is(err, errDamaged) {
+			s.abandon()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-s.dead:
+		return errDamaged
+	}
+}
+
+// abandon gives up the handle: it leaves the process's table, so that the
+// next acquireDB opens the file anew, and its file is removed.
+func (s *sharedDB) abandon() {
+	s.once.Do(func() {
+		close(s.dead)
+		stores.Lock()
+		if stores.open[s.path] == s {
+			delete(stores.open, s.path)
+		}
+		stores.Unlock()
+		os.Remove(s.path)
+	})
 }
 
 // errDamaged marks a store that bbolt could not read: a page it panicked
@@ -274,7 +333,8 @@ func openRecords(dir string, max int64) (*records, error) {
 	var pe *fs.PathError
 	var errno syscall.Errno
 	if err != nil && !errors.Is(err, bolt.ErrTimeout) && !errors.As(err, &pe) && !errors.As(err, &errno) {
-		if rerr := os.Remove(p); rerr == nil {
+		// (A handle abandoned has removed its file already.)
+		if rerr := os.Remove(p); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
 			if rs, err = tryRecords(p, max); err == nil {
 				rs.renewed = true
 			}
@@ -287,12 +347,12 @@ func openRecords(dir string, max int64) (*records, error) {
 }
 
 func tryRecords(p string, max int64) (*records, error) {
-	var db *bolt.DB
-	if err := guard(func() (err error) { db, err = acquireDB(p); return err }); err != nil {
+	var sh *sharedDB
+	if err := guard(func() (err error) { sh, err = acquireDB(p); return err }); err != nil {
 		return nil, err
 	}
-	rs := &records{db: db, max: max, puts: map[recordKey][]byte{}}
-	err := guard(func() error { return db.Update(rs.check) })
+	rs := &records{sh: sh, max: max, puts: map[recordKey][]byte{}}
+	err := sh.call(func(db *bolt.DB) error { return db.Update(rs.check) })
 	if err != nil {
 		rs.close()
 		return nil, err
@@ -336,12 +396,15 @@ func (rs *records) check(tx *bolt.Tx) error {
 }
 
 // acquireDB opens the bolt file at p, or shares the process's handle.
-func acquireDB(p string) (*bolt.DB, error) {
+// A fault while bolt.Open reads the file leaves no lock but its file lock,
+// held by a descriptor that is lost: the caller removes the file and opens
+// a new one.
+func acquireDB(p string) (*sharedDB, error) {
 	stores.Lock()
 	defer stores.Unlock()
 	if s := stores.open[p]; s != nil {
 		s.refs++
-		return s.db, nil
+		return s, nil
 	}
 	db, err := bolt.Open(p, 0o600, &bolt.Options{Timeout: recordsWait, FreelistType: bolt.FreelistMapType})
 	if err != nil {
@@ -350,25 +413,31 @@ func acquireDB(p string) (*bolt.DB, error) {
 	if stores.open == nil {
 		stores.open = map[string]*sharedDB{}
 	}
-	stores.open[p] = &sharedDB{db: db, refs: 1}
-	return db, nil
+	s := &sharedDB{db: db, path: p, refs: 1, dead: make(chan struct{})}
+	stores.open[p] = s
+	return s, nil
 }
 
 // close releases the store (the file closes with its last user). A store
-// found damaged meanwhile is removed, to be made anew by the next Open.
+// found damaged meanwhile is removed, to be made anew by the next Open; one
+// whose mapping faulted is abandoned, not closed (see call).
 func (rs *records) close() {
+	s := rs.sh
 	stores.Lock()
-	defer stores.Unlock()
-	p := rs.db.Path()
-	if s := stores.open[p]; s != nil && s.db == rs.db {
+	if stores.open[s.path] == s {
 		if s.refs--; s.refs > 0 {
+			stores.Unlock()
 			return
 		}
-		delete(stores.open, p)
+		delete(stores.open, s.path)
+	} else if s.refs--; s.refs > 0 {
+		// Abandoned, with other users: the last one goes on below.
+		stores.Unlock()
+		return
 	}
-	rs.db.Close()
-	if errors.Is(rs.failure(), errDamaged) {
-		os.Remove(p)
+	stores.Unlock()
+	if err := s.call(func(db *bolt.DB) error { return db.Close() }); err != nil || errors.Is(rs.failure(), errDamaged) {
+		s.abandon()
 	}
 }
 
@@ -397,8 +466,8 @@ func (rs *records) get(k recordKey) (v []byte, older bool) {
 	rs.mu.Lock()
 	gen := rs.gen
 	rs.mu.Unlock()
-	err := guard(func() error {
-		return rs.db.View(func(tx *bolt.Tx) error {
+	err := rs.sh.call(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
 			for i, g := range []uint64{gen, gen - 1} {
 				if b := tx.Bucket(genBucket(g)); b != nil {
 					if x := b.Get(k[:]); x != nil {
@@ -471,7 +540,9 @@ func (rs *records) write(puts map[recordKey][]byte, bad map[recordKey]bool) erro
 	if len(puts) == 0 {
 		return nil
 	}
-	err := guard(func() error { return rs.db.Update(func(tx *bolt.Tx) error { return rs.writeTx(tx, puts, bad) }) })
+	err := rs.sh.call(func(db *bolt.DB) error {
+		return db.Update(func(tx *bolt.Tx) error { return rs.writeTx(tx, puts, bad) })
+	})
 	if err != nil {
 		rs.fail(err)
 	}

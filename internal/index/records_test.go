@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -281,6 +282,64 @@ func TestRecordsBudgetFromTheEnvironment(t *testing.T) {
 			_, err := os.Stat(filepath.Join(cache, recordsFile))
 			if made := err == nil; made != tc.store || len(st.Warnings) != tc.warns {
 				t.Errorf("store made %v, warnings %q; want %v and %d", made, st.Warnings, tc.store, tc.warns)
+			}
+		})
+	}
+}
+
+// TestRecordsCutUnderUse: a store another program cuts while this process
+// has it open and mapped (records.db truncated one second into a run) costs
+// a warning and parsing, never a hang: a read that faults in bbolt's mapping
+// leaves bbolt's locks held, so the handle is abandoned, not closed.
+func TestRecordsCutUnderUse(t *testing.T) {
+	storeEveryOpen(t)
+	for _, size := range []int64{0, 4096} {
+		t.Run(fmt.Sprint("cut to ", size), func(t *testing.T) {
+			cache := t.TempDir()
+			openT(t, copyRepo(t), cache)
+			// The handle a run in progress holds: Open below shares it,
+			// as an Open of the same process does.
+			held, err := openRecords(cache, DefaultRecordsMax)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(cache, recordsFile)
+			if err := os.Truncate(p, size); err != nil {
+				t.Fatal(err)
+			}
+			root := copyRepo(t)
+			type result struct {
+				ix  *Index
+				st  Stats
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				ix, st, err := Open(context.Background(), root, Options{CacheDir: cache, Workers: 4})
+				held.close()
+				done <- result{ix, st, err}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Open on a store cut under it did not return in 10 s")
+			}
+			if r.err != nil {
+				t.Fatalf("Open = %v", r.err)
+			}
+			if r.st.Recalled != 0 || r.st.Parsed != r.ix.Len() {
+				t.Errorf("Open on a cut store: %+v; want every file parsed", r.st)
+			}
+			if len(r.st.Warnings) != 1 {
+				t.Errorf("warnings %q; want one", r.st.Warnings)
+			}
+			sameIndex(t, fresh(t, root), r.ix)
+			// The store is made anew: the next Open stores, the one after
+			// recalls every file.
+			openT(t, copyRepo(t), cache)
+			if ix, st := openT(t, copyRepo(t), cache); st.Recalled != ix.Len() || len(st.Warnings) != 0 {
+				t.Errorf("Opens after the cut one: %+v; want every file recalled", st)
 			}
 		})
 	}
