@@ -99,7 +99,7 @@ func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, 
 // rs (nil: none), where it is put after a parse.
 func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	p := parsed{
-		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime},
+		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime, CTime: wf.CTime},
 		inode: wf.Inode,
 		dict:  d,
 	}
@@ -332,7 +332,7 @@ func refused(skips []contentSkip, parsed []parsed, files []walk.File) ([]content
 	for i := range parsed {
 		if p := &parsed[i]; p.skip != nil {
 			f := files[i]
-			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, inode: f.Inode})
+			skips = append(skips, contentSkip{skip: *p.skip, size: f.Size, mtime: f.ModTime, ctime: f.CTime, inode: f.Inode})
 		} else {
 			kept++
 		}

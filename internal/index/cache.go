@@ -45,7 +45,7 @@ import (
 //	  files: count of live files, then per file id its resolved imports
 //	         (count, then ascending file ids, each less the previous one)
 //	  content skips: count, then path, reason, detail (strings), size,
-//	         mtime (varint), inode
+//	         mtime, ctime (varints), inode
 //
 // Segment:
 //
@@ -61,7 +61,7 @@ import (
 //	see lazyTags):
 //	  lenMeta uint64, then the meta section (uvarints unless noted):
 //	    files (in path order): count, total tags, total imports, then per
-//	           file: path, lang (string ids), size, mtime (varint), inode,
+//	           file: path, lang (string ids), size, mtime, ctime (varints), inode,
 //	           content key (16 bytes, see records.go),
 //	           len per field, defs count, refs count, byte length of its
 //	           tags, imports (count, string ids)
@@ -93,7 +93,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 7
+	formatVersion = 8
 	headerSize    = 48
 	manifestHead  = 32
 )

@@ -128,6 +128,7 @@ type File struct {
 	Lang    string
 	Size    int64
 	ModTime int64
+	CTime   int64 // status change time (walk.File.CTime)
 	Defs    []syntax.Tag
 	Refs    []syntax.Tag
 	Imports []string

@@ -66,6 +66,7 @@ func (ix *Index) encodeManifest() []byte {
 		e.str(c.skip.Detail)
 		e.v(c.size)
 		e.v(c.mtime)
+		e.v(c.ctime)
 		e.uv(c.inode)
 	}
 	out := make([]byte, manifestHead, manifestHead+len(e.b))
@@ -157,6 +158,7 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 		c.skip.Detail = d.str()
 		c.size = d.v()
 		c.mtime = d.v()
+		c.ctime = d.v()
 		c.inode = d.uv()
 	}
 	if d.err == nil && d.i != len(d.b) {

@@ -16,8 +16,8 @@ import (
 )
 
 type stat struct {
-	size, mtime int64
-	inode       uint64
+	size, mtime, ctime int64
+	inode              uint64
 }
 
 // Merge policy. A change is written as a new segment of the files it read;
@@ -169,16 +169,16 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	var toRead []walk.File
 	var keptSkips []contentSkip
 	for _, f := range files {
-		now := stat{f.Size, f.ModTime, f.Inode}
+		now := stat{f.Size, f.ModTime, f.CTime, f.Inode}
 		if old != nil {
 			if id, ok := old.byPath[f.Path]; ok {
 				seen[id] = true
 				of := old.meta(id)
-				if (stat{of.Size, of.ModTime, old.inode(id)}) == now {
+				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now {
 					continue
 				}
 				kill(id)
-			} else if c, ok := oldSkips[f.Path]; ok && (stat{c.size, c.mtime, c.inode}) == now {
+			} else if c, ok := oldSkips[f.Path]; ok && (stat{c.size, c.mtime, c.ctime, c.inode}) == now {
 				keptSkips = append(keptSkips, c)
 				st.Skipped = append(st.Skipped, c.skip)
 				continue
@@ -392,10 +392,10 @@ func touchedFiles(old *Index, touched []string, maxSize int64) []walk.File {
 		case err != nil, !fi.Mode().IsRegular(), fi.Size() > maxSize:
 			return nil
 		}
-		now[p] = &walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inodeOf(fi)}
+		now[p] = &walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), CTime: walk.CTimeOf(fi), Inode: inodeOf(fi)}
 	}
 	files := make([]walk.File, 0, old.Len()+len(old.contentSkips))
-	add := func(p string, size, mtime int64, inode uint64) {
+	add := func(p string, size, mtime, ctime int64, inode uint64) {
 		if f, ok := now[p]; ok {
 			if f != nil {
 				files = append(files, *f)
@@ -404,14 +404,14 @@ func touchedFiles(old *Index, touched []string, maxSize int64) []walk.File {
 		}
 		// No Abs: a file not touched keeps its stat, so it is not read (and
 		// joining 58,000 paths cost 20 ms a refresh on a large tree).
-		files = append(files, walk.File{Path: p, Size: size, ModTime: mtime, Inode: inode})
+		files = append(files, walk.File{Path: p, Size: size, ModTime: mtime, CTime: ctime, Inode: inode})
 	}
 	for id := range old.Len() {
 		f := old.meta(ID(id))
-		add(f.Path, f.Size, f.ModTime, old.inode(ID(id)))
+		add(f.Path, f.Size, f.ModTime, f.CTime, old.inode(ID(id)))
 	}
 	for _, c := range old.contentSkips {
-		add(c.skip.Path, c.size, c.mtime, c.inode)
+		add(c.skip.Path, c.size, c.mtime, c.ctime, c.inode)
 	}
 	return files
 }

@@ -748,7 +748,7 @@ func decodeRecord(v []byte, p *parsed) bool {
 	for i, t := range terms {
 		ids[i] = p.dict.intern(t)
 	}
-	f.Path, f.Size, f.ModTime = p.file.Path, p.file.Size, p.file.ModTime
+	f.Path, f.Size, f.ModTime, f.CTime = p.file.Path, p.file.Size, p.file.ModTime, p.file.CTime
 	p.file, p.terms, p.tfs = f, ids, tfs
 	return true
 }

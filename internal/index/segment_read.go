@@ -416,6 +416,7 @@ func (ix *segment) decodeMeta(d *decoder, strs strTable, tagRecs []byte, lazy bo
 		f.Lang = langs.get(str())
 		f.Size = d.v()
 		f.ModTime = d.v()
+		f.CTime = d.v()
 		ix.inodes[i] = d.uv()
 		ix.keys[i] = d.key()
 		for j := range f.Len {

@@ -131,6 +131,7 @@ func (ix *segment) encode(print uint64) []byte {
 		meta.uv(sid(f.Lang))
 		meta.v(f.Size)
 		meta.v(f.ModTime)
+		meta.v(f.CTime)
 		meta.uv(ix.inodes[i])
 		meta.b = append(meta.b, ix.keys[i][:]...)
 		for _, l := range f.Len {

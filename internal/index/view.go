@@ -65,6 +65,7 @@ type contentSkip struct {
 	skip  walk.Skip
 	size  int64
 	mtime int64
+	ctime int64
 	inode uint64
 }
 

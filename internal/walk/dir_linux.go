@@ -178,6 +178,7 @@ func (d *dir) lstat(name string) (meta, error) {
 	return meta{
 		size:     st.Size,
 		modTime:  st.Mtim.Nano(),
+		cTime:    st.Ctim.Nano(),
 		ino:      st.Ino,
 		mode:     mode,
 		readable: readablePerm(mode.Perm(), int(st.Uid), int(st.Gid)),

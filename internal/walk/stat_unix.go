@@ -15,6 +15,7 @@ func metaOf(info fs.FileInfo) meta {
 	m := meta{size: info.Size(), modTime: info.ModTime().UnixNano(), mode: info.Mode(), readable: true}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		m.ino = uint64(st.Ino)
+		m.cTime = cTimeOf(st)
 		m.readable = readablePerm(info.Mode().Perm(), int(st.Uid), int(st.Gid))
 	}
 	return m

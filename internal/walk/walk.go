@@ -149,7 +149,12 @@ type File struct {
 	Abs     string // absolute path on disk
 	Size    int64
 	ModTime int64 // Unix nanoseconds
-	Inode   uint64
+	// CTime is the status change time in Unix nanoseconds (0 where the
+	// system gives none): an edit in place that keeps size, inode and
+	// modification time (a tool that restores mtime) still changes it, so a
+	// cache compares it too, as git's index does.
+	CTime int64
+	Inode uint64
 }
 
 // Skip records a file left out and why. A directory left out whole has a Path
@@ -344,6 +349,7 @@ type dirent struct {
 type meta struct {
 	size     int64
 	modTime  int64 // Unix nanoseconds
+	cTime    int64 // Unix nanoseconds, 0 when unknown
 	ino      uint64
 	mode     fs.FileMode
 	readable bool // by permission bits
@@ -526,7 +532,7 @@ func (w *walker) file(path, full string, m meta) error {
 		w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "permission denied"})
 		return nil
 	}
-	return w.fn(File{Path: path, Abs: full, Size: m.size, ModTime: m.modTime, Inode: m.ino})
+	return w.fn(File{Path: path, Abs: full, Size: m.size, ModTime: m.modTime, CTime: m.cTime, Inode: m.ino})
 }
 
 // child is the full path of name in the directory abs (already clean, so
