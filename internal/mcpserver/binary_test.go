@@ -384,6 +384,8 @@ func TestBinaryMalformedLines(t *testing.T) {
 		{`"a bare string"`, -32600},
 		{"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\xff\"}", -32700},
 		{huge, -32700},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600}, // once unanswered: taken for a notification
+		{`{"jsonrpc":"2.0","id": null ,"method":"tools/list","params":{}}`, -32600},
 	} {
 		p.send(tt.line)
 		m, ok := p.next(30 * time.Second)

@@ -179,6 +179,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		{"id an object", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, -32600, nil},
 		{"id a fraction", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, 1.5},
 		{"neither request nor response", `{"jsonrpc":"2.0"}`, -32600, nil},
+		{"id null", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
