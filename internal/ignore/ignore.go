@@ -43,8 +43,8 @@
 // step per byte) and every match with its number of patterns. A file of
 // 825,000 lines (50 MB) took 7-17 s and 1.5 GB. So Parse reads at most the
 // first MaxSize bytes (4 MiB, cut at a line end) and keeps at most
-// MaxPatterns patterns (100,000, thirty times the longest .gitignore of the
-// github/gitignore collection and of large monorepos); the lines after are
+// MaxPatterns patterns (100,000: far beyond a hand-written file, and a file
+// at the limit parses in about 0.1 s and 20 MB); the lines after are
 // dropped, and Matcher.Cut says from which line, so the caller can warn.
 // Parse looks at its context every parseCheckEvery lines, so a cancelled
 // parse returns promptly.
