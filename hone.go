@@ -308,7 +308,7 @@ func (r *Repo) Refresh(ctx context.Context) error {
 		NoCache:    r.opts.NoCache,
 		RecordsMax: r.opts.RecordsMax,
 		Walk: walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
-			IncludeData: r.opts.IncludeData},
+			IncludeData: r.opts.IncludeData, Logger: r.opts.Logger},
 		Progress: r.opts.Progress,
 		Logger:   r.opts.Logger,
 	})

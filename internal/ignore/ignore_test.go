@@ -2,6 +2,7 @@ package ignore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -44,7 +45,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := Parse([]byte(tt.data))
+			m := parse([]byte(tt.data))
 			var got []parsed
 			for _, p := range m.patterns {
 				got = append(got, parsed{p.Line, p.Text, p.Negated, p.DirOnly})
@@ -155,7 +156,7 @@ func TestMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s~%s", tt.pattern, tt.path), func(t *testing.T) {
-			got := Parse([]byte(tt.pattern+"\n")).Match(tt.path, tt.isDir) != nil
+			got := parse([]byte(tt.pattern+"\n")).Match(tt.path, tt.isDir) != nil
 			if got != tt.want {
 				t.Errorf("Parse(%q).Match(%q, %v) = %v, want %v", tt.pattern, tt.path, tt.isDir, got, tt.want)
 			}
@@ -168,7 +169,7 @@ func TestMatch(t *testing.T) {
 
 // TestMatchLastWins checks that the last matching pattern decides.
 func TestMatchLastWins(t *testing.T) {
-	m := Parse([]byte("*.log\n!keep.log\nbuild/\n!build/\nx\n"))
+	m := parse([]byte("*.log\n!keep.log\nbuild/\n!build/\nx\n"))
 	tests := []struct {
 		path    string
 		isDir   bool
@@ -216,7 +217,7 @@ func TestMatchPathological(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan bool, 1)
-			go func() { done <- Parse([]byte(tt.pattern)).Match(tt.path, false) != nil }()
+			go func() { done <- parse([]byte(tt.pattern)).Match(tt.path, false) != nil }()
 			select {
 			case got := <-done:
 				if got {
@@ -277,7 +278,7 @@ func TestAgainstGit(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, ".gitignore"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rs[r].m = Parse(data)
+		rs[r].m = parse(data)
 		for p := range rs[r].paths {
 			fmt.Fprintf(&stdin, "r%d/%s\x00", r, p)
 		}
@@ -412,7 +413,7 @@ func FuzzMatch(f *testing.F) {
 			return
 		}
 		lines := []string{line1, line2}
-		m := Parse([]byte(line1 + "\n" + line2 + "\n"))
+		m := parse([]byte(line1 + "\n" + line2 + "\n"))
 		got := -1
 		if p := m.Match(path, isDir); p != nil {
 			got = p.Line - 1
@@ -632,12 +633,120 @@ func BenchmarkMatch(b *testing.B) {
 		{"pathological-4000-tail", "*a*a*a*a*a*a*a*a*a*a*c*b", strings.Repeat("a", 4000) + "b"},
 	}
 	for _, tt := range tests {
-		m := Parse([]byte(tt.pattern))
+		m := parse([]byte(tt.pattern))
 		dir := strings.HasSuffix(tt.pattern, "/")
 		b.Run(tt.name, func(b *testing.B) {
 			b.SetBytes(int64(len(tt.path)))
 			for b.Loop() {
 				m.Match(tt.path, dir)
+			}
+		})
+	}
+}
+
+// parse is Parse under a context never done, which cannot fail.
+func parse(data []byte) *Matcher {
+	m, err := Parse(context.Background(), data)
+	if err != nil {
+		panic(err) // only ctx's error, and context.Background is never done
+	}
+	return m
+}
+
+// lines returns n lines "dir0/*.tmp" .. "dir{n-1}/*.tmp", each a pattern.
+func lines(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, "dir%d/*.tmp\n", i)
+	}
+	return b.Bytes()
+}
+
+func TestParseLimits(t *testing.T) {
+	t.Run("patterns", func(t *testing.T) {
+		data := append([]byte("# a comment\n\n"), lines(MaxPatterns+10)...)
+		m := parse(data)
+		if m.Len() != MaxPatterns {
+			t.Errorf("Parse of %d patterns kept %d, want %d", MaxPatterns+10, m.Len(), MaxPatterns)
+		}
+		want := Cut{Line: MaxPatterns + 3, Reason: "more than 100000 patterns"}
+		if got := m.Cut(); got != want {
+			t.Errorf("Cut() = %+v, want %+v", got, want)
+		}
+		last := fmt.Sprintf("dir%d/a.tmp", MaxPatterns-1)
+		if m.Match(last, false) == nil {
+			t.Errorf("Match(%q) = nil: the last pattern within the limit is not applied", last)
+		}
+		first := fmt.Sprintf("dir%d/a.tmp", MaxPatterns)
+		if p := m.Match(first, false); p != nil {
+			t.Errorf("Match(%q) = %v: a pattern past the limit is applied", first, p)
+		}
+	})
+	t.Run("bytes", func(t *testing.T) {
+		line := strings.Repeat("x", 999) + "\n" // 1,000 bytes a line
+		data := []byte(strings.Repeat(line, MaxSize/1000+50))
+		m := parse(data)
+		if want := MaxSize / 1000; m.Len() != want {
+			t.Errorf("Parse of %d bytes kept %d patterns, want %d (whole lines within %d bytes)", len(data), m.Len(), want, MaxSize)
+		}
+		want := Cut{Line: MaxSize/1000 + 1, Reason: "larger than 4 MiB"}
+		if got := m.Cut(); got != want {
+			t.Errorf("Cut() = %+v, want %+v", got, want)
+		}
+	})
+	t.Run("within", func(t *testing.T) {
+		if got := parse(lines(1000)).Cut(); got != (Cut{}) {
+			t.Errorf("Cut() of a small file = %+v, want none", got)
+		}
+	})
+}
+
+func TestParseCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	data := lines(3 * parseCheckEvery)
+	if m, err := Parse(ctx, data); err != context.Canceled || m != nil {
+		t.Fatalf("Parse under a cancelled context = %v, %v; want nil, context.Canceled", m, err)
+	}
+
+	// Cancelled while parsing a file at the limits: returns promptly.
+	data = lines(MaxPatterns * 2)
+	ctx, cancel = context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Parse(ctx, data)
+		done <- err
+	}()
+	time.Sleep(time.Millisecond)
+	cancel()
+	start := time.Now()
+	select {
+	case err := <-done:
+		if err != nil && err != context.Canceled {
+			t.Errorf("Parse cancelled mid-way: error %v, want context.Canceled (or nil if it had finished)", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatalf("Parse still running %v after cancel", time.Since(start))
+	}
+}
+
+// BenchmarkParseLarge parses a file at the pattern limit, and the 50 MB file
+// of issue 32 (825,000 lines), cut to its first MaxSize bytes.
+func BenchmarkParseLarge(b *testing.B) {
+	for _, bb := range []struct {
+		name string
+		data []byte
+	}{
+		{"100k-patterns", lines(MaxPatterns)},
+		{"825k-lines", bytes.Repeat([]byte("some/dir/**/build-output-[0-9]*.o\n"), 825_000)},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bb.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(context.Background(), bb.data); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -384,6 +384,8 @@ func TestBinaryMalformedLines(t *testing.T) {
 		{`"a bare string"`, -32600},
 		{"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"\xff\"}", -32700},
 		{huge, -32700},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600}, // once unanswered: taken for a notification
+		{`{"jsonrpc":"2.0","id": null ,"method":"tools/list","params":{}}`, -32600},
 	} {
 		p.send(tt.line)
 		m, ok := p.next(30 * time.Second)
@@ -500,6 +502,44 @@ func TestBinaryExitsWithCallInFlight(t *testing.T) {
 			}
 			if took > 2*time.Second {
 				t.Errorf("exited %s after %s, want within 2 s", took.Round(time.Millisecond), tt.name)
+			}
+			t.Logf("exited %s after %s", took.Round(time.Millisecond), tt.name)
+		})
+	}
+}
+
+// A call in flight while the repository's walk reads a 50 MB .gitignore
+// (825,000 lines) does not hold the exit up. The walk parsed such a file
+// for seconds without looking at its context, and the server waited 2 s for
+// the open: `hone mcp` took 2.1 s to exit on SIGTERM and 3.2 s after stdin
+// closed. Now on SIGTERM it exits at once, and after stdin closes within
+// the drain grace (1 s) and a little.
+func TestBinaryExitsWhileParsingHugeIgnoreFile(t *testing.T) {
+	line := "some/dir/**/build-output-[0-9]*.o-" + strings.Repeat("x", 25) + "\n"
+	huge := bytes.Repeat([]byte(line), 825_000)
+	for _, tt := range []struct {
+		name  string
+		sig   os.Signal
+		limit time.Duration
+	}{
+		{"stdin closed", nil, drainGrace + time.Second},
+		{"SIGTERM", syscall.SIGTERM, time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeFixture(t)
+			if err := os.WriteFile(filepath.Join(dir, ".gitignore"), huge, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := startMCP(t, nil, "mcp", "--repo", dir)
+			p.initialize(`{}`)
+			p.send(callLine(3, "retrieve_context", map[string]any{"task": "token expiry"}))
+			time.Sleep(200 * time.Millisecond) // the open is under way, in the walk
+			err, took := p.exit(tt.sig, 10*time.Second)
+			if err != nil {
+				t.Errorf("exit = %v, want 0; stderr:\n%s", err, p.stderr.String())
+			}
+			if took > tt.limit {
+				t.Errorf("exited %s after %s, want within %s", took.Round(time.Millisecond), tt.name, tt.limit)
 			}
 			t.Logf("exited %s after %s", took.Round(time.Millisecond), tt.name)
 		})

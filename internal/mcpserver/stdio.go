@@ -364,7 +364,8 @@ func isCall(m jsonrpc.Message) bool {
 // decodeMessage decodes one JSON-RPC object, with the checks the SDK leaves
 // out: a request's method is a non-empty string, a response has a result or
 // an error, an id is a string or an integer (not a fraction, which the SDK
-// would truncate).
+// would truncate), and a request's id is not null (which the SDK would take
+// for a notification's, leaving the request unanswered).
 func decodeMessage(data []byte) (jsonrpc.Message, error) {
 	var probe struct {
 		ID     json.RawMessage `json:"id"`
@@ -382,6 +383,11 @@ func decodeMessage(data []byte) (jsonrpc.Message, error) {
 		}
 	}
 	if len(probe.Method) > 0 {
+		if string(bytes.TrimSpace(probe.ID)) == "null" {
+			// The SDK would take it for a notification and never answer; MCP
+			// forbids a null request id.
+			return nil, errors.New(`id must be a string or an integer, not null (a notification has no "id")`)
+		}
 		var m string
 		if err := json.Unmarshal(probe.Method, &m); err != nil || m == "" {
 			return nil, errors.New(`"method" must be a non-empty string`)

@@ -179,6 +179,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		{"id an object", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, -32600, nil},
 		{"id a fraction", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, 1.5},
 		{"neither request nor response", `{"jsonrpc":"2.0"}`, -32600, nil},
+		{"id null", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, nil},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -380,6 +381,53 @@ func TestStdioStubbornCall(t *testing.T) {
 	}
 	if limit := 100*time.Millisecond + answerGrace + exitGrace + 500*time.Millisecond; took > limit {
 		t.Errorf("Serve returned %s after the input closed, want under %s", took, limit)
+	}
+}
+
+// An open that ignores cancellation for a while (as the walk did while it
+// parsed a 50 MB .gitignore) does not hold the exit up: Serve waited
+// closeWait, 2 s, for it, so `hone mcp` took 2.1 s to exit on SIGTERM and
+// 3.2 s after its input closed.
+func TestStdioStubbornOpen(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		stop func(c *stdioClient)
+	}{
+		{"stopped", func(c *stdioClient) { c.cancel() }},
+		{"input closed", func(c *stdioClient) { c.closeInput() }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			started := make(chan struct{}, 10)
+			stubborn := func(ctx context.Context, dir string, o hone.Options) (backend, error) {
+				if filepath.Base(dir) != "web" {
+					return openFake(ctx, dir, o)
+				}
+				started <- struct{}{}
+				<-release // deaf to ctx
+				return nil, errors.New("released")
+			}
+			const drain = 100 * time.Millisecond
+			c := startStdio(t, Options{Repo: writeFixture(t), open: stubborn, drain: drain})
+			c.handshake()
+			c.send(callLine(3, "search", map[string]any{"keywords": []string{"token"}, "repo": "web"}))
+			<-started
+			stopped := time.Now()
+			tt.stop(c)
+			err, _ := c.wait(10 * time.Second)
+			took := time.Since(stopped)
+			if err != nil {
+				t.Errorf("Serve = %v, want nil", err)
+			}
+			if limit := drain + time.Second; took > limit {
+				t.Errorf("Serve returned %s after it was %s, want under %s", took.Round(time.Millisecond), tt.name, limit)
+			}
+			if m := c.recvID(3); !strings.Contains(fmt.Sprint(m["result"]), "stopping") {
+				t.Errorf("answer = %v, want a tool error saying the server stops", m)
+			}
+			t.Logf("Serve returned %s after it was %s", took.Round(time.Millisecond), tt.name)
+		})
 	}
 }
 

@@ -37,7 +37,10 @@
 // regular file (or a symlink to one) of at most 100 MiB, git's own limit;
 // another is reported SkipUnreadable. Patterns are read and matched by
 // package internal/ignore, in time linear in the length of the path, so no
-// pattern can stall the walk.
+// pattern can stall the walk; it keeps at most 100,000 patterns from the
+// first 4 MiB of a file, and a file cut so costs a warning to
+// Options.Logger. Parsing looks at ctx too, so a huge ignore file cannot
+// hold up a cancel.
 //
 // Each path left out is reported once with a SkipReason and a human detail. A
 // directory left out whole (".git", "node_modules", an ignored "build") is
@@ -96,6 +99,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -178,6 +182,9 @@ type Options struct {
 	MaxFileSize     int64 // skip larger files; 0 means DefaultMaxFileSize
 	IncludeVendored bool  // index bundled third-party code (package vendored)
 	IncludeData     bool  // index text data files (translation catalogs)
+	// Logger takes warnings: an ignore file cut at the limits of package
+	// ignore (its first patterns apply). nil: none.
+	Logger *slog.Logger
 }
 
 // DefaultMaxFileSize is the largest file indexed by default.
@@ -308,7 +315,9 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error, s
 	defer d.close()
 	w := &walker{ctx: ctx, realRoot: real, opts: opts, fn: fn, skip: skip, buf: make([]byte, direntBufSize)}
 	var ms []matcher
-	if m, ok := w.load(filepath.Join(abs, ".git", "info", "exclude"), "", ".git/info/exclude", false); ok {
+	if m, ok, err := w.load(filepath.Join(abs, ".git", "info", "exclude"), "", ".git/info/exclude", false); err != nil {
+		return err
+	} else if ok {
 		ms = append(ms, m)
 	}
 	return w.dir(d, "", abs, ms)
@@ -394,7 +403,9 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 		if !ok || !(ents[i].typ.IsRegular() || ents[i].typ&fs.ModeSymlink != 0) {
 			continue
 		}
-		if m, ok := w.load(child(abs, name), rel, join(rel, name), true); ok {
+		if m, ok, err := w.load(child(abs, name), rel, join(rel, name), true); err != nil {
+			return err
+		} else if ok {
 			own = append(own, m)
 		}
 	}
@@ -545,29 +556,41 @@ func child(abs, name string) string {
 }
 
 // load reads one ignore file. report says whether a read failure is worth a
-// Skip (a missing .git/info/exclude is not).
-func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool) {
+// Skip (a missing .git/info/exclude is not). A file cut at the limits of
+// package ignore costs a warning naming it and the lines dropped; its first
+// patterns apply. The only error is ctx's, met while parsing.
+func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool, err error) {
 	data, err := readIgnore(abs)
 	if err != nil {
 		if report {
 			w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + errDetail(err)})
 		}
-		return matcher{}, false
+		return matcher{}, false, nil
 	}
-	m = matcher{m: ignore.Parse(data), base: base, name: name}
+	im, err := ignore.Parse(w.ctx, data)
+	if err != nil {
+		return matcher{}, false, err
+	}
+	if cut := im.Cut(); cut.Line != 0 && w.opts.Logger != nil {
+		w.opts.Logger.Warn(fmt.Sprintf("walk: ignore file %s: %s; the lines before apply", name, cut))
+	}
+	m = matcher{m: im, base: base, name: name}
 	if m.m.NamesOnly() {
 		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
-	return m, true
+	return m, true, nil
 }
 
 // maxIgnoreSize is the largest ignore file applied: git's own limit (it
-// warns and ignores a larger one).
+// warns and ignores a larger one). Of a smaller file, only the first
+// ignore.MaxSize bytes are read.
 const maxIgnoreSize = 100 << 20
 
 // readIgnore reads an ignore file, following a symlink, only if it is a
-// regular file of at most maxIgnoreSize bytes: a link to a named pipe would
-// block the walk for good, and one to /dev/zero would never end.
+// regular file of at most maxIgnoreSize bytes, and then at most
+// ignore.MaxSize+1 bytes of it (Parse reads no more, and reports the cut): a
+// link to a named pipe would block the walk for good, and one to /dev/zero
+// would never end.
 func readIgnore(abs string) ([]byte, error) {
 	info, err := os.Stat(abs)
 	if err != nil {
@@ -585,14 +608,7 @@ func readIgnore(abs string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxIgnoreSize { // grew since the stat
-		return nil, tooBig
-	}
-	return data, nil
+	return io.ReadAll(io.LimitReader(f, ignore.MaxSize+1))
 }
 
 // ignored reports whether path is ignored by the matchers, most specific

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +21,8 @@ import (
 	"github.com/go-enry/go-enry/v2"
 	"github.com/go-enry/go-enry/v2/data"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/hone-dev/hone/internal/ignore"
 )
 
 // fixture writes files (path -> content) under a new temp dir. A content
@@ -592,9 +596,9 @@ func TestIgnoreByName(t *testing.T) {
 		t.Run(tt.patterns, func(t *testing.T) {
 			root := fixture(t, map[string]string{".gitignore": tt.patterns})
 			w := &walker{skip: func(Skip) {}}
-			m, ok := w.load(filepath.Join(root, ".gitignore"), "", ".gitignore", true)
-			if !ok {
-				t.Fatal("load failed")
+			m, ok, err := w.load(filepath.Join(root, ".gitignore"), "", ".gitignore", true)
+			if !ok || err != nil {
+				t.Fatalf("load failed: %v", err)
 			}
 			if got := m.byName != nil; got != tt.namesOnly {
 				t.Fatalf("load(%q) memoizes by name: %v, want %v", tt.patterns, got, tt.namesOnly)
@@ -790,6 +794,74 @@ func TestWalkCancel(t *testing.T) {
 	}
 }
 
+// TestWalkIgnoreFileCut checks the limits of an ignore file: of one with
+// more than ignore.MaxPatterns patterns, the first apply, the rest do not,
+// and a warning names the file and the lines dropped.
+func TestWalkIgnoreFileCut(t *testing.T) {
+	var patterns strings.Builder
+	patterns.WriteString("first.txt\n")
+	for i := range ignore.MaxPatterns - 1 {
+		fmt.Fprintf(&patterns, "never%d/x\n", i)
+	}
+	patterns.WriteString("last.txt\n") // line MaxPatterns+1: dropped
+	root := fixture(t, map[string]string{
+		"sub/.gitignore": patterns.String(),
+		"sub/first.txt":  "x\n",
+		"sub/last.txt":   "x\n",
+		"sub/kept.txt":   "x\n",
+	})
+	var log bytes.Buffer
+	opts := Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	var got []string
+	var skips []string
+	err := Walk(context.Background(), root, opts, func(f File) error {
+		got = append(got, f.Path)
+		return nil
+	}, func(s Skip) { skips = append(skips, s.String()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"sub/kept.txt", "sub/last.txt"}; !slices.Equal(got, want) {
+		t.Errorf("Walk files = %q, want %q", got, want)
+	}
+	if want := []string{"sub/.gitignore: huge (1288896 bytes > limit 1048576)", "sub/first.txt: ignored (sub/.gitignore:1: first.txt)"}; !slices.Equal(skips, want) {
+		t.Errorf("Walk skips = %q, want %q", skips, want)
+	}
+	want := fmt.Sprintf("walk: ignore file sub/.gitignore: lines %d and after dropped (more than %d patterns); the lines before apply", ignore.MaxPatterns+1, ignore.MaxPatterns)
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("log = %q, want a warning %q", log.String(), want)
+	}
+}
+
+// TestWalkCancelWhileParsing cancels a walk while it reads the 50 MB
+// .gitignore of issue 32 (825,000 lines), which the old walk parsed whole
+// for seconds without looking at ctx: Walk must return ctx's error promptly.
+func TestWalkCancelWhileParsing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 50 MB file")
+	}
+	root := fixture(t, map[string]string{"a.txt": "x\n"})
+	line := "some/dir/**/build-output-[0-9]*.o-" + strings.Repeat("x", 25) + "\n" // 61 bytes
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), bytes.Repeat([]byte(line), 825_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Walk(ctx, root, Options{}, nil, nil) }()
+	time.Sleep(20 * time.Millisecond) // into the parse (or past it: then Walk is done or stops at once)
+	cancel()
+	cancelled := time.Now()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("Walk = %v, want context.Canceled or nil", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatalf("Walk still running %v after the cancel", time.Since(cancelled))
+	}
+}
+
 // TestWalkIgnoreFileNotRegular links ignore files to a named pipe, which the
 // old walk opened and waited on for good, and to /dev/zero, which it read
 // without end: such a file is reported and not applied, and the walk goes on.
@@ -863,8 +935,8 @@ func TestReadIgnoreLimit(t *testing.T) {
 	if err := os.Truncate(p, maxIgnoreSize); err != nil { // sparse: no disk used
 		t.Fatal(err)
 	}
-	if data, err := readIgnore(p); err != nil || len(data) != maxIgnoreSize {
-		t.Errorf("readIgnore of %d bytes = %d bytes, %v; want all of it", maxIgnoreSize, len(data), err)
+	if data, err := readIgnore(p); err != nil || len(data) != ignore.MaxSize+1 {
+		t.Errorf("readIgnore of %d bytes = %d bytes, %v; want %d (what ignore.Parse reads, and one byte to see the cut)", maxIgnoreSize, len(data), err, ignore.MaxSize+1)
 	}
 	if err := os.Truncate(p, maxIgnoreSize+1); err != nil {
 		t.Fatal(err)
