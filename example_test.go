@@ -87,6 +87,9 @@ func ExampleRepo_Start() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		if len(cands) == 0 {
+			break // nothing left to judge: sess.Done() says why
+		}
 		var evals []hone.Evaluation
 		for _, c := range cands {
 			rel := 0.1

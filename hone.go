@@ -479,12 +479,22 @@ type wiring struct {
 
 // wire builds the Searcher, Evaluator and Refiner for a task: the one place
 // where concrete choices are made.
-func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring, error) {
+//
+// stepwise is a session whose caller judges (Start): judged files are never
+// offered again. Otherwise hone's own evaluator, cheap and deterministic,
+// re-scores the files of earlier cycles with each refined query
+// (loop.Options.Rejudge); another Evaluator gets opts.Loop as given.
+func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise bool) (*wiring, error) {
 	if err := CheckTask(text); err != nil {
 		return nil, err
 	}
 	lo := opts.Loop
 	lo.SetDefaults()
+	if stepwise {
+		lo.Rejudge = false
+	} else if opts.Evaluator == nil {
+		lo.Rejudge = true
+	}
 	if opts.Baseline {
 		lo.MaxCycles = 1
 		t := plainTask(text)
@@ -512,7 +522,7 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions) (*wiring
 		anchors:  anchors,
 		searcher: search.New(ix, demote),
 		refiner: refine.New(ix, &t, anchors, refine.Options{Threshold: lo.Threshold, MinFiles: lo.MinFiles,
-			NoAssociations: opts.Off.Associations}),
+			NoAssociations: opts.Off.Associations, Neighbours: !lo.Rejudge}),
 		opts: lo,
 	}
 	lopts := local.Options{Threshold: lo.Threshold, Demote: demote, NoLinks: opts.Off.Links, NoFocus: opts.Off.Symbols}
@@ -567,7 +577,7 @@ func (bm25Only) Evaluate(_ context.Context, in loop.EvalInput) ([]loop.Evaluatio
 func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator, error) {
 	ix, _ := r.index()
 	opts.Evaluator = nil
-	w, err := r.wire(ix, text, opts)
+	w, err := r.wire(ix, text, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -579,7 +589,7 @@ func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator
 func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) (*Result, error) {
 	start := time.Now()
 	ix, indexMs := r.index()
-	w, err := r.wire(ix, text, opts)
+	w, err := r.wire(ix, text, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -609,7 +619,7 @@ func (r *Repo) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Cand
 // call Dispatch, judge the candidates, call Judge, until it reports done.
 func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*loop.Session, error) {
 	ix, _ := r.index()
-	w, err := r.wire(ix, text, opts)
+	w, err := r.wire(ix, text, opts, true)
 	if err != nil {
 		return nil, err
 	}

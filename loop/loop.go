@@ -18,8 +18,22 @@
 //     remains, or when a cycle brings nothing new.
 //
 // The result holds the files at or above the threshold, best first, and every
-// evaluated file ranked, merged across cycles (a file's latest judgment wins:
-// later cycles judge with more context).
+// evaluated file ranked, merged across cycles.
+//
+// # Judgments are kept
+//
+// A judge that reads code (an agent over MCP, a language model) costs tokens
+// for every file it reads, and what it said stays true: a judged file is never
+// offered again, every cycle offers files not judged yet (going down the
+// ranking when the refined query brings nothing new), and a file's relevance
+// is its judgment until the judge revises it explicitly (Evaluation.Revise).
+// A cycle that would only repeat earlier ones stops the session and says so.
+// The judge may end the session (Session.Stop) and may ask for something
+// specific in the next cycle (Session.Request: a symbol's definition, its
+// callers, a path pattern). Options.Rejudge restores the other behaviour for
+// a cheap deterministic judge (hone's local evaluator): judged files are
+// offered again and re-scored with the refined query, the latest judgment
+// winning.
 //
 // The loop knows no concrete Searcher, Evaluator or Refiner; hone wires them in
 // one place. A Session exposes the loop one step at a time, so that a caller
@@ -125,8 +139,17 @@ type Evaluation struct {
 	// critical gap).
 	Critical bool `json:"-"`
 	// Learned lists the file's own distinctive terms that the Refiner may add to
-	// the next query (an LLM evaluator's suggested keywords go here too).
+	// the next query.
 	Learned []string `json:"-"`
+	// Terms are the codebase's own words the judge named for the next query
+	// (an agent's terms, a model's keywords): "SchoolContext" where the task
+	// said "DbContext". They weigh as the task's words, and the files that
+	// define them become candidates.
+	Terms []string `json:"-"`
+	// Revise marks a judgment that replaces the judge's earlier one of a file
+	// judged in an earlier cycle (without Rejudge, only such a judgment may
+	// name a file that is not a candidate of the current cycle).
+	Revise bool `json:"-"`
 }
 
 // Searcher proposes candidates for a query (DISPATCH).
@@ -169,6 +192,9 @@ type RefineInput struct {
 	Evaluations []Evaluation
 	// Judged holds the latest evaluation of every file judged so far.
 	Judged map[string]Evaluation
+	// Requests are what the judge asked the next cycle to look up, in its
+	// words: "definition of X", "callers of X", "path:src/auth/**".
+	Requests []string
 }
 
 // Refinement records what REFINE changed and why.
@@ -207,7 +233,15 @@ type Options struct {
 	// early (default 3).
 	MinFiles int
 	// Candidates is the number of candidates per DISPATCH (default 40).
+	// Without Rejudge it is a hard cap: the files a focus area brings in
+	// (named by the task) count toward it.
 	Candidates int
+	// Rejudge offers judged files again in later cycles, where the judge
+	// re-scores them with the refined query and the latest judgment wins:
+	// for a cheap, deterministic judge (hone's local evaluator). Off (the
+	// default), a judged file is never offered again and every cycle brings
+	// files not judged yet.
+	Rejudge bool
 }
 
 // Defaults.
@@ -268,12 +302,13 @@ type Session struct {
 	refiner  Refiner
 	opts     Options
 
-	query   Query
-	pending []Candidate // candidates of the current cycle, awaiting Judge
-	cycles  []Cycle
-	judged  map[string]Evaluation
-	order   map[string]int // first-seen order, for stable ties
-	stopped string
+	query    Query
+	pending  []Candidate // candidates of the current cycle, awaiting Judge
+	cycles   []Cycle
+	judged   map[string]Evaluation
+	order    map[string]int // first-seen order, for stable ties
+	requests []string       // the judge's asks for the next cycle
+	stopped  string
 }
 
 // NewSession starts a loop for task and builds its first query.
@@ -308,7 +343,9 @@ func (s *Session) Judged() map[string]Evaluation {
 	return m
 }
 
-// Dispatch runs the current query and returns this cycle's candidates.
+// Dispatch runs the current query and returns this cycle's candidates. It
+// returns none only when the session is done (the query matched no file, or,
+// without Rejudge, only files judged already): Done says why.
 func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	if s.stopped != "" {
 		return nil, ErrDone
@@ -316,12 +353,81 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cands, err := s.searcher.Search(ctx, s.query, s.opts.Candidates)
+	if s.opts.Rejudge {
+		cands, err := s.searcher.Search(ctx, s.query, s.opts.Candidates)
+		if err != nil {
+			return nil, fmt.Errorf("loop: dispatch: %w", err)
+		}
+		s.pending = cands
+		if len(cands) == 0 {
+			s.stopped = fmt.Sprintf("cycle %d: the query matched no file", s.Cycle())
+		}
+		return cands, nil
+	}
+	// Ask for as many more as were judged: the judged ones are dropped, so the
+	// cycle goes down the ranking.
+	cands, err := s.searcher.Search(ctx, s.query, s.opts.Candidates+len(s.judged))
 	if err != nil {
 		return nil, fmt.Errorf("loop: dispatch: %w", err)
 	}
-	s.pending = cands
-	return cands, nil
+	fresh := cands[:0:0]
+	for _, c := range cands {
+		if _, ok := s.judged[c.Path]; !ok {
+			fresh = append(fresh, c)
+		}
+	}
+	switch {
+	case len(cands) == 0:
+		s.stopped = fmt.Sprintf("cycle %d: the query matched no file", s.Cycle())
+		return nil, nil
+	case len(fresh) == 0:
+		s.stopped = fmt.Sprintf("cycle %d: every file the query matches was judged in an earlier cycle", s.Cycle())
+		return nil, nil
+	}
+	s.pending = capCandidates(fresh, s.opts.Candidates)
+	return append([]Candidate(nil), s.pending...), nil
+}
+
+// capCandidates keeps at most limit candidates: every one a focus area
+// brought in (a file the task names, a symbol's definition) first, in the
+// searcher's order, then the best ranked others; the result keeps the
+// searcher's order.
+func capCandidates(cands []Candidate, limit int) []Candidate {
+	if len(cands) <= limit {
+		return cands
+	}
+	keep := make([]bool, len(cands))
+	n := 0
+	for i, c := range cands {
+		if len(c.Via) > 0 && n < limit {
+			keep[i] = true
+			n++
+		}
+	}
+	for i := range cands {
+		if !keep[i] && n < limit {
+			keep[i] = true
+			n++
+		}
+	}
+	out := make([]Candidate, 0, limit)
+	for i, c := range cands {
+		if keep[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Request records what the judge asks the next cycle to look up ("definition
+// of X", "callers of X", "path:src/auth/**"); the Refiner receives it with
+// the judgments of the cycle.
+func (s *Session) Request(asks ...string) {
+	for _, a := range asks {
+		if a = strings.TrimSpace(a); a != "" {
+			s.requests = append(s.requests, a)
+		}
+	}
 }
 
 // Input returns the EvalInput for the candidates of the last Dispatch.
@@ -346,7 +452,11 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	clean := make([]Evaluation, 0, len(evals))
 	seen := map[string]bool{}
 	for _, e := range evals {
-		if !cand[e.Path] {
+		_, before := s.judged[e.Path]
+		if !cand[e.Path] && !(e.Revise && before) {
+			if e.Revise {
+				return false, fmt.Errorf("loop: revised %q, which was never judged", e.Path)
+			}
 			return false, fmt.Errorf("loop: judged %q, which is not a candidate of cycle %d", e.Path, s.Cycle())
 		}
 		if seen[e.Path] {
@@ -380,16 +490,23 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		s.stopped = "cancelled: " + err.Error()
 		return true, err
 	}
+	requests := s.requests
+	s.requests = nil
 	next, ref, err := s.refiner.Refine(ctx, RefineInput{Task: s.task, Cycle: last.N, Query: s.query.Clone(),
-		Evaluations: clean, Judged: s.Judged()})
+		Evaluations: clean, Judged: s.Judged(), Requests: requests})
 	if err != nil {
 		s.stopped = "refine failed: " + err.Error()
 		return true, fmt.Errorf("loop: refine: %w", err)
 	}
 	last.Refinement = &ref
 	if ref.Empty() {
-		s.stopped = fmt.Sprintf("cycle %d: refinement found nothing to add", last.N)
-		return true, nil
+		if s.opts.Rejudge {
+			s.stopped = fmt.Sprintf("cycle %d: refinement found nothing to add", last.N)
+			return true, nil
+		}
+		// The same query offers the next files of its ranking: the judged
+		// ones are not offered again.
+		ref.Why = append(ref.Why, "nothing new to add: the next cycle goes further down the same ranking")
 	}
 	s.query = next
 	return false, nil
@@ -410,7 +527,7 @@ func (s *Session) stopRule(newPaths int) (string, bool) {
 	switch {
 	case good >= s.opts.MinFiles && critical == 0:
 		return fmt.Sprintf("cycle %d: %d files at or above %.2f and no critical gap", n, good, s.opts.Threshold), true
-	case n > 1 && newPaths == 0:
+	case s.opts.Rejudge && n > 1 && newPaths == 0:
 		return fmt.Sprintf("cycle %d brought no new file", n), true
 	case n >= s.opts.MaxCycles:
 		if good >= s.opts.MinFiles {

@@ -233,6 +233,7 @@ func TestRunStopRule(t *testing.T) {
 			s := &fakeSearcher{script: tt.script}
 			e := &fakeEvaluator{rel: tt.rel, critical: tt.critical}
 			r := &fakeRefiner{initial: Query{Patterns: []string{"**"}}, emptyFrom: tt.emptyFrom}
+			tt.opts.Rejudge = true // the stop rules of a judge that re-scores (see TestSessionKeepsJudgments)
 			res, err := Run(context.Background(), "fix the bug", s, e, r, tt.opts)
 			if err != nil {
 				t.Fatalf("Run() error = %v", err)
@@ -281,7 +282,7 @@ func TestRunRankedLatestJudgmentWins(t *testing.T) {
 		{"e": 0.75},
 	}}
 	r := &fakeRefiner{initial: Query{Patterns: []string{"**"}}}
-	res, err := Run(context.Background(), "task", s, e, r, Options{})
+	res, err := Run(context.Background(), "task", s, e, r, Options{Rejudge: true})
 	if err != nil {
 		t.Fatal(err)
 	}

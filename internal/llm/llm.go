@@ -26,7 +26,8 @@
 //     reply that is not JSON is repaired (code fences stripped, the outermost
 //     object taken) or asked for once more. A judged file gets the model's
 //     relevance, its reason prefixed "llm: ", its missing context, and the
-//     batch's keywords in Evaluation.Learned (so REFINE searches for them).
+//     batch's keywords in Evaluation.Terms (so REFINE searches for them as
+//     it does for the task's words).
 //     A file the model could not judge keeps its local evaluation, and the
 //     reason says why: "llm: unusable reply (…); local score kept: …".
 //
@@ -366,7 +367,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			ev.Reason = "llm: " + o.j.Reason
 			ev.MissingContext = append([]string{}, o.j.MissingContext...)
 			ev.Critical = o.j.Critical && len(o.j.MissingContext) > 0
-			ev.Learned = dedupe(append(append([]string(nil), o.j.Keywords...), ev.Learned...))
+			ev.Terms = dedupe(append(append([]string(nil), o.j.Keywords...), ev.Terms...))
 		case o.late:
 			e.count(func(u *Usage) {
 				u.KeptLocal++

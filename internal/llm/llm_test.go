@@ -42,11 +42,14 @@ func TestEvaluateSuccess(t *testing.T) {
 			if diff := cmp.Diff([]string{"caller of auth/token.py"}, tok.MissingContext); diff != "" {
 				t.Errorf("missing context (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff([]string{"token_ttl", "refresh_token", "localterm"}, tok.Learned); diff != "" {
+			if diff := cmp.Diff([]string{"token_ttl", "refresh_token"}, tok.Terms); diff != "" {
+				t.Errorf("the model's keywords as terms (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{"localterm"}, tok.Learned); diff != "" {
 				t.Errorf("learned (-want +got):\n%s", diff)
 			}
-			if r := got["docs/readme.md"]; r.Relevance != 0.1 || len(r.Learned) != 1 {
-				t.Errorf("readme = %v learned %v, want 0.1 and only the local term", r.Relevance, r.Learned)
+			if r := got["docs/readme.md"]; r.Relevance != 0.1 || len(r.Learned) != 1 || len(r.Terms) != 0 {
+				t.Errorf("readme = %v learned %v terms %v, want 0.1, only the local term, no keywords", r.Relevance, r.Learned, r.Terms)
 			}
 
 			reqs := f.seen()

@@ -122,7 +122,7 @@ func (fakeRefiner) Refine(_ context.Context, in loop.RefineInput) (loop.Query, l
 			q.Excludes = append(q.Excludes, e.Path)
 			ref.Excluded = append(ref.Excluded, e.Path)
 		}
-		for _, t := range e.Learned {
+		for _, t := range e.Terms {
 			q.Keywords = append(q.Keywords, loop.Keyword{Term: t, Weight: 1, Origin: "learned"})
 			ref.AddedKeywords = append(ref.AddedKeywords, t)
 		}

@@ -138,7 +138,9 @@ type StartInput struct {
 // JudgeInput is the input of judge.
 type JudgeInput struct {
 	Session     string     `json:"session" jsonschema:"the session id returned by start"`
-	Evaluations []Judgment `json:"evaluations" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged"`
+	Evaluations []Judgment `json:"evaluations" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged; a file judged in an earlier cycle may be judged again with revise true"`
+	Done        bool       `json:"done,omitempty" jsonschema:"true when you have enough context: the session ends now with these judgments and returns the result"`
+	Ask         []string   `json:"ask,omitempty" jsonschema:"what the next cycle should look up, e.g. 'definition of SessionManager', 'callers of validate_token', 'path:src/auth/**'"`
 }
 
 // Judgment is the agent's evaluation of one candidate.
@@ -148,7 +150,8 @@ type Judgment struct {
 	Reason         string   `json:"reason,omitempty" jsonschema:"one sentence: why"`
 	MissingContext []string `json:"missing_context,omitempty" jsonschema:"what this file needs that you have not seen yet, e.g. 'definition of SessionManager' or 'caller of validate_token'; the next cycle looks for it"`
 	Critical       bool     `json:"critical,omitempty" jsonschema:"true when the missing context is needed to act on the task; the loop does not stop early while a relevant file has a critical gap"`
-	Terms          []string `json:"terms,omitempty" jsonschema:"the codebase's own identifiers you saw in this file that the next query should search for"`
+	Terms          []string `json:"terms,omitempty" jsonschema:"the codebase's own identifiers you saw in this file that the next query should search for (they weigh as the task's words; the files defining them are offered)"`
+	Revise         bool     `json:"revise,omitempty" jsonschema:"true to replace your judgment of a file judged in an earlier cycle"`
 }
 
 // Step is the answer of start and judge.
@@ -158,6 +161,7 @@ type Step struct {
 	Cycle      int         `json:"cycle,omitempty" jsonschema:"the cycle the candidates belong to, from 1"`
 	Query      *Query      `json:"query,omitempty" jsonschema:"the query that proposed the candidates (refined from your judgments after cycle 1)"`
 	Candidates []Candidate `json:"candidates,omitempty" jsonschema:"the files to judge now, each with an excerpt"`
+	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts of this answer carry (bytes/4)"`
 	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done"`
 	Next       string      `json:"next" jsonschema:"what to do next"`
 }
@@ -174,12 +178,12 @@ Read the files in order of relevance; files below 0.5 are usually not needed. Ta
 		guard(s, s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and up to 15 candidate files, each with a short excerpt (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
+		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and at most max_candidates (default 15) candidate files, the files the task names included, each with a short excerpt (about 300 tokens) (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
 		guard(s, s.start))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: `Send your judgments of the current candidates of a session opened by start. Only paths listed in the last answer may be judged. Relevance: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant (never proposed again). missing_context names what the next cycle should look for.
+		Description: `Send your judgments of the current candidates of a session opened by start. Only paths listed in the last answer may be judged. Relevance: 0.8-1 directly implements the target; 0.5-0.7 related patterns or types; 0.2-0.4 tangential; below 0.2 not relevant. A judged file is never proposed again: each cycle brings files not judged yet (revise true corrects an earlier judgment). missing_context and ask name what the next cycle should look up; terms name the codebase's own words for it; done true ends the session when you have enough.
 Returns either done=false with the refined query and the next candidates to judge, or done=true with result: the relevant files best first, every judged file ranked, and the trace.`},
 		guard(s, s.judge))
 }
@@ -328,6 +332,7 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 	for _, c := range sess.pending {
 		pending[c.Path] = true
 	}
+	judged := sess.loop.Judged()
 	evals := make([]loop.Evaluation, 0, len(in.Evaluations))
 	for i, j := range in.Evaluations {
 		p, err := repoPath(sess.dir, j.Path)
@@ -337,20 +342,28 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 		if math.IsNaN(j.Relevance) || j.Relevance < 0 || j.Relevance > 1 {
 			return nil, nil, fmt.Errorf("judge: evaluations[%d] (%s): relevance must be within [0,1], got %v", i, p, j.Relevance)
 		}
-		if !pending[p] {
+		if _, before := judged[p]; !pending[p] && !(j.Revise && before) {
+			if j.Revise {
+				return nil, nil, fmt.Errorf("judge: evaluations[%d]: %q was never judged: revise only files of earlier cycles", i, p)
+			}
 			return nil, nil, fmt.Errorf("judge: %q is not a candidate of cycle %d; judge only these paths: %s",
 				p, sess.loop.Cycle(), strings.Join(candidatePaths(sess.pending), ", "))
 		}
 		evals = append(evals, loop.Evaluation{Path: p, Relevance: j.Relevance, Reason: j.Reason,
 			MissingContext: nonEmpty(j.MissingContext), Critical: j.Critical && len(j.MissingContext) > 0,
-			Learned: nonEmpty(j.Terms)})
+			Terms: nonEmpty(j.Terms), Revise: j.Revise && !pending[p]})
 	}
+	sess.loop.Request(in.Ask...)
 	if err := sess.repo.Refresh(ctx); err != nil {
 		return nil, nil, fmt.Errorf("judge: refresh %s: %w", sess.dir, err)
 	}
 	done, err := sess.loop.Judge(ctx, evals)
 	if err != nil && !done {
 		return nil, nil, fmt.Errorf("judge: %w", err)
+	}
+	if in.Done && !done {
+		sess.loop.Stop(fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1))
+		done = true
 	}
 	if err != nil {
 		s.log.Warn("hone mcp: session stopped with an error", "session", sess.id, "err", err)
@@ -388,6 +401,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
 		cv.Excerpt = view
+		step.Tokens += (len(view) + 3) / 4
 		step.Candidates = append(step.Candidates, cv)
 	}
 	return step, nil

@@ -91,6 +91,10 @@ type Options struct {
 	MinFiles  int
 	// NoAssociations turns the co-occurrence terms off (for ablation).
 	NoAssociations bool
+	// Neighbours offers the code-graph neighbours of files judged related
+	// (for a judge that does not re-score judged files: loop.Options.Rejudge
+	// off).
+	Neighbours bool
 }
 
 // Refiner builds queries for one task. It is safe for concurrent use.
@@ -359,6 +363,16 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 				}
 			}
 		}
+	}
+
+	// What the judge said: its requests, its terms, the neighbours of what it
+	// found related (a judge that reads code; hone's local evaluator names
+	// no terms and asks for nothing).
+	st := &state{q: &q, ref: &ref, have: have, focus: focus, patterns: patterns}
+	r.requests(st, in.Requests)
+	r.judgeTerms(st, in.Evaluations)
+	if r.opts.Neighbours {
+		r.neighbours(st, in)
 	}
 
 	// When the task's words found little, use the repository's associations.

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+)
+
+func newAuthServer(t *testing.T) *Server {
+	t.Helper()
+	s, err := New(Options{Repo: "../../testdata/auth-service", Open: hone.Options{CacheDir: t.TempDir()}, Logger: discardLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestStartJudgeKeepsJudgments drives the real loop over MCP: max_candidates
+// holds with files the task names, every answer states its tokens, a judged
+// file is never offered again, a judgment of an earlier cycle can be revised
+// (and only such a file), and done ends the session.
+func TestStartJudgeKeepsJudgments(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	task := "Fix the token expiry check in src/auth/tokens.ts, src/auth/jwt-utils.ts, src/auth/session-manager.ts and src/config.ts"
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": task, "max_candidates": 3, "max_cycles": 3}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if len(step.Candidates) != 3 {
+		t.Fatalf("start offered %d candidates, want max_candidates 3 (the task names 4 files)", len(step.Candidates))
+	}
+	tokens := 0
+	seen := map[string]bool{}
+	for _, c := range step.Candidates {
+		tokens += (len(c.Excerpt) + 3) / 4
+		seen[c.Path] = true
+	}
+	if step.Tokens != tokens || tokens == 0 {
+		t.Errorf("step.tokens = %d, want the excerpts' %d", step.Tokens, tokens)
+	}
+	first := step.Candidates[0].Path
+	var evals []any
+	for _, c := range step.Candidates {
+		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.1, "reason": "not it"})
+	}
+	id := step.Session
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if step.Done || len(step.Candidates) == 0 {
+		t.Fatalf("after a cycle judged all low, want a next cycle with new files: %+v", step)
+	}
+	for _, c := range step.Candidates {
+		if seen[c.Path] {
+			t.Errorf("cycle 2 offers %s again, judged in cycle 1", c.Path)
+		}
+	}
+	wantToolError(t, call(t, cs, "judge", map[string]any{"session": id, "evaluations": []any{
+		map[string]any{"path": "src/logger.ts", "relevance": 0.9, "revise": true}}}, nil), "never judged")
+	evals = []any{map[string]any{"path": first, "relevance": 0.9, "reason": "on a second look, it is", "revise": true}}
+	for _, c := range step.Candidates {
+		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.2})
+	}
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
+		t.Fatalf("done true did not end the session: %+v", step)
+	}
+	if len(step.Result.Files) != 1 || step.Result.Files[0].Path != first || step.Result.Files[0].Relevance != 0.9 {
+		t.Errorf("result files = %+v, want the revised %s at 0.9", step.Result.Files, first)
+	}
+}
