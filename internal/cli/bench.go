@@ -185,6 +185,11 @@ func printBenchEvent(w io.Writer, e bench.Event) {
 			}
 			fmt.Fprintf(&b, " baseline gold@%s", brank)
 		}
+		if o := p.Oracle; o != nil && len(o.Cycles) > 0 {
+			c := o.Cycles[len(o.Cycles)-1]
+			fmt.Fprintf(&b, " simulated judge: gold offered %d/%d in %d cycles, %d candidates, %d tokens, %d selected",
+				c.Gold, len(e.Instance.Gold), len(o.Cycles), c.Offered, c.Tokens, len(o.Files))
+		}
 	}
 	fmt.Fprintf(&b, " | %s elapsed, ETA %s\n", e.Elapsed.Round(time.Second), e.ETA.Round(time.Second))
 	io.WriteString(w, b.String())
