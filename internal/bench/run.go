@@ -26,6 +26,9 @@
 //	 "files_parsed": 12, "checkout": "switch",
 //	 "baseline": {the same keys, with --baseline or --ablate},
 //	 "ablation": {"task_parsing": {...}, "symbols": {...}, ...},
+//	 "oracle": {"flip": 0.2, "seed": ..., "cycles": [{"offered": 15,
+//	   "distinct": 15, "gold": 1, "tokens": 2900, "flipped": 3}, ...],
+//	   "files": [...], "stopped": "...", "pages_acc": 1} (with --judge),
 //	 "error": "..." (then the instance is retried by the next run)}
 //
 // A run continues an existing predictions file: instances already there
@@ -111,7 +114,10 @@ type Prediction struct {
 	// ByCycles holds, with Options.Ablate, hone's default retrieval cut
 	// to fewer cycles: "1" and "2" (CycleRungs).
 	ByCycles map[string]*Run `json:"by_cycles,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	// Oracle is, with Options.Judge, the session the simulated judge drove
+	// (see oracle.go).
+	Oracle *OracleRun `json:"oracle,omitempty"`
+	Error  string     `json:"error,omitempty"`
 }
 
 // Rung is one row of the ablation ladder: the features it turns off. Each
@@ -172,6 +178,10 @@ type Options struct {
 	// if any, is called after the retrieval and its figures stored with the
 	// run. Baseline and ablation rungs use fixed options.
 	Configure func(ctx context.Context, repo *hone.Repo, in Instance, opts *hone.RetrieveOptions) (extra func() map[string]any, err error)
+	// Judge, when set, also drives a stepwise session (as the MCP server's
+	// start and judge tools do) with a simulated judge that knows the gold
+	// files; see oracle.go.
+	Judge *Judge
 	// Progress is called after each instance (from one goroutine at a time).
 	Progress func(Event)
 	// Logger receives warnings; nil discards them.
@@ -348,6 +358,9 @@ func complete(p *Prediction, opts Options) bool {
 	if (opts.Baseline || opts.Ablate) && p.Baseline == nil {
 		return false
 	}
+	if opts.Judge != nil && (p.Oracle == nil || p.Oracle.Flip != opts.Judge.Flip) {
+		return false
+	}
 	if opts.Ablate {
 		for _, r := range Ladder[1 : len(Ladder)-1] {
 			if p.Ablation[r.Key] == nil {
@@ -380,6 +393,16 @@ func summarize(insts []Instance, preds map[string]*Prediction, opts Options) *Su
 	s.Hone = Score(insts, hone)
 	s.ByRepo = groupScores(insts, hone, func(in Instance) string { return in.Repo })
 	s.ByLanguage = groupScores(insts, hone, func(in Instance) string { return in.Language })
+	if opts.Judge != nil {
+		sessions := map[string]*OracleRun{}
+		for id, p := range preds {
+			if p.Error == "" && p.Oracle != nil && p.Oracle.Flip == opts.Judge.Flip {
+				sessions[id] = p.Oracle
+			}
+		}
+		o := ScoreOracle(*opts.Judge, insts, hone, sessions)
+		s.Oracle = &o
+	}
 	if opts.Baseline || opts.Ablate {
 		b := Score(insts, pick(func(p *Prediction) *Run { return p.Baseline }))
 		s.Baseline = &b
@@ -618,6 +641,11 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	}
 	r.GoldUses = goldUses(repo, in)
 	pr.Run = *r
+	if j := p.opts.Judge; j != nil {
+		if pr.Oracle, err = runOracle(ctx, repo, in, *j, r.Ranked); err != nil {
+			return fail(err)
+		}
+	}
 	if p.opts.Baseline || p.opts.Ablate {
 		if pr.Baseline, err = p.retrieve(ctx, repo, in, hone.RetrieveOptions{Baseline: true}, false); err != nil {
 			return fail(fmt.Errorf("baseline: %w", err))

@@ -302,6 +302,9 @@ type Summary struct {
 	// repository and language (when there are two or more of them).
 	ByRepo     []Group `json:"by_repo,omitempty"`
 	ByLanguage []Group `json:"by_language,omitempty"`
+	// Oracle is set with Options.Judge: the simulated judge's figures,
+	// per cycle, beside the ranking read in pages.
+	Oracle *OracleFigures `json:"oracle,omitempty"`
 	// Resumed instances were read back from an earlier run; Ran were run by
 	// this one.
 	Resumed int `json:"resumed"`
@@ -373,6 +376,10 @@ func WriteTable(w io.Writer, s *Summary) error {
 	fmt.Fprintln(w, "stop reasons:")
 	for _, k := range byCount(h.Stops) {
 		fmt.Fprintf(w, "  %5d  %s\n", h.Stops[k], k)
+	}
+
+	if err := writeOracle(w, s.Oracle); err != nil {
+		return err
 	}
 
 	for _, g := range []struct {

@@ -32,6 +32,7 @@ type benchFlags struct {
 	// packBudgets are the --pack-budget values, sorted, without repeats.
 	packBudgets []int
 	packDir     string
+	judge       string
 	llm         llmFlags
 }
 
@@ -51,9 +52,18 @@ MRR per repository, and per language when the instances carry a "language" field
 
 Predictions go to --out, one JSON line per instance; an existing --out is
 continued (instances already in it are not redone). The summary is printed and
-written beside --out as PRED.summary.json. Progress goes to stderr.`,
+written beside --out as PRED.summary.json. Progress goes to stderr.
+
+With --judge oracle or oracle:P, each instance is also run through the stepwise
+loop the MCP server's start and judge tools use (15 candidates a cycle, a
+300-token excerpt each), judged by a simulation that knows the gold files:
+relevance 0.95 for a gold file, 0.1 for any other, each judgment turned over
+with probability P by a coin seeded from the instance id. The summary reports,
+per cycle, the gold files offered, the candidates and excerpt tokens read, and
+beside them the offline ranking's Acc@k at the same number of candidates.`,
 		Example: `  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/run.jsonl --baseline
-  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/abl.jsonl --ablate --limit 40`,
+  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/abl.jsonl --ablate --limit 40
+  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/oracle20.jsonl --judge oracle:0.2`,
 		Args:          cobra.ExactArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -76,6 +86,7 @@ written beside --out as PRED.summary.json. Progress goes to stderr.`,
 	fl.IntVar(&f.explain, "explain", 0, "write the evaluator's reasons for the first N ranked files of each instance")
 	fl.IntSliceVar(&f.packBudgets, "pack-budget", nil, "build each instance's context pack at this many tokens and measure what it shows of the real fix (repeatable: --pack-budget 4000 --pack-budget 8000)")
 	fl.StringVar(&f.packDir, "pack-dir", "", "keep each instance's packs in this folder, as ID.BUDGET.md (with --pack-budget)")
+	fl.StringVar(&f.judge, "judge", "none", "also drive the stepwise loop (as MCP start/judge do) with a SIMULATED judge built from the gold files: none, oracle (perfect) or oracle:P (each judgment turned over with probability P in [0,0.5], seeded by the instance id)")
 	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
@@ -99,6 +110,10 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	if f.out == "" {
 		return usageError{fmt.Errorf("--out must name a file")}
 	}
+	judge, err := bench.ParseJudge(f.judge)
+	if err != nil {
+		return usageError{fmt.Errorf("--judge: %w", err)}
+	}
 	r, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -116,7 +131,7 @@ func runBench(ctx context.Context, f *benchFlags, file string, stdout, stderr io
 	opts := bench.Options{
 		MirrorRoot: f.mirrorRoot, WorkDir: f.workDir, Out: f.out, Workers: f.workers,
 		Baseline: f.baseline, Ablate: f.ablate, Explain: f.explain, PackBudgets: f.packBudgets, PackDir: f.packDir, Logger: log,
-		Open: f.openOptions(log),
+		Open: f.openOptions(log), Judge: judge,
 	}
 	if !f.quiet {
 		opts.Progress = func(e bench.Event) { printBenchEvent(stderr, e) }
@@ -169,6 +184,11 @@ func printBenchEvent(w io.Writer, e bench.Event) {
 				brank = fmt.Sprint(int(1/rr + 0.5))
 			}
 			fmt.Fprintf(&b, " baseline gold@%s", brank)
+		}
+		if o := p.Oracle; o != nil && len(o.Cycles) > 0 {
+			c := o.Cycles[len(o.Cycles)-1]
+			fmt.Fprintf(&b, " simulated judge: gold offered %d/%d in %d cycles, %d candidates, %d tokens, %d selected",
+				c.Gold, len(e.Instance.Gold), len(o.Cycles), c.Offered, c.Tokens, len(o.Files))
 		}
 	}
 	fmt.Fprintf(&b, " | %s elapsed, ETA %s\n", e.Elapsed.Round(time.Second), e.ETA.Round(time.Second))

@@ -1,0 +1,385 @@
+package bench
+
+// The simulated judge (hone bench --judge oracle[:P]).
+//
+// It drives the stepwise loop the MCP server's start and judge tools drive
+// (hone.Repo.Start, then Dispatch, judge, Judge until done), with the MCP
+// server's defaults: OracleCandidates candidates a cycle, an excerpt of
+// OracleExcerptTokens for each. The judge knows the answer: it gives
+// OracleGold to a gold file and OracleOther to every other file. With a
+// flip probability P, each judgment is turned over (gold judged OracleOther,
+// another file OracleGold) when a coin seeded from the instance id says so,
+// so a run is deterministic. It is a simulation: it measures what the loop
+// does with a judge of known quality, not what any real judge does.
+//
+// The figures it records per cycle, cumulative, are the gold files offered so
+// far, the candidates offered and the excerpt tokens a judge would have read
+// (a file's excerpt counted once per session, as its length in bytes / 4);
+// beside them, the offline ranking read in pages: the Acc@k of hone's default
+// ranking of the instance, k the number of candidates the session offered.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/loop"
+)
+
+// The simulated judge's constants.
+const (
+	// OracleGold is the relevance the oracle gives a gold file: well above
+	// the loop's threshold, as a confident judge would.
+	OracleGold = 0.95
+	// OracleOther is the relevance it gives every other file: below 0.2,
+	// "not relevant" on the pattern's scale.
+	OracleOther = 0.1
+	// OracleCandidates is the number of candidates a cycle offers: the MCP
+	// server's default max_candidates.
+	OracleCandidates = 15
+	// OracleExcerptTokens is the budget of one candidate's excerpt: the MCP
+	// server's excerptTokens.
+	OracleExcerptTokens = 300
+	// MaxFlip bounds the flip probability: beyond one half the judge is
+	// better read upside down.
+	MaxFlip = 0.5
+)
+
+// Judge is the simulated judge of a bench run.
+type Judge struct {
+	// Flip is the probability that a judgment is turned over, in [0, MaxFlip].
+	Flip float64
+}
+
+// Label names the judge in tables: "simulated judge (oracle, flip 0.20)".
+func (j Judge) Label() string {
+	return fmt.Sprintf("simulated judge (oracle, flip %.2f)", j.Flip)
+}
+
+// ParseJudge reads a --judge value: "none" or "" (no simulated judge: nil),
+// "oracle" (flip 0) or "oracle:P" with P in [0, MaxFlip].
+func ParseJudge(s string) (*Judge, error) {
+	name, p, hasP := strings.Cut(strings.TrimSpace(s), ":")
+	switch {
+	case (name == "" || name == "none") && !hasP:
+		return nil, nil
+	case name != "oracle":
+		return nil, fmt.Errorf("bench: unknown judge %q (none, oracle or oracle:P)", s)
+	case !hasP:
+		return &Judge{}, nil
+	}
+	f, err := strconv.ParseFloat(p, 64)
+	if err != nil || f != f || f < 0 || f > MaxFlip {
+		return nil, fmt.Errorf("bench: judge %q: the flip probability must be a number in [0, %g]", s, MaxFlip)
+	}
+	return &Judge{Flip: f}, nil
+}
+
+// OracleRun is the record of one simulated-judge session.
+type OracleRun struct {
+	// Flip is the judge's flip probability, Seed the seed of its coin.
+	Flip float64 `json:"flip"`
+	Seed uint64  `json:"seed"`
+	// Cycles are the figures after each cycle, cumulative.
+	Cycles []OracleCycle `json:"cycles"`
+	// Files are the selection (relevance at or above the threshold).
+	Files   []string `json:"files"`
+	Stopped string   `json:"stopped"`
+	// PagesAcc is the offline ranking's Acc@k, k the candidates offered in
+	// all (the last cycle's Offered).
+	PagesAcc float64 `json:"pages_acc"`
+}
+
+// OracleCycle are a session's figures up to the end of one cycle.
+type OracleCycle struct {
+	// Offered counts the candidates offered (a file offered twice counts
+	// twice); Distinct counts the files.
+	Offered  int `json:"offered"`
+	Distinct int `json:"distinct"`
+	// Gold is the number of gold files offered.
+	Gold int `json:"gold"`
+	// Tokens are the excerpt tokens a judge read.
+	Tokens int `json:"tokens"`
+	// Flipped counts the judgments turned over.
+	Flipped int `json:"flipped"`
+}
+
+// Offered returns the total number of candidates the session offered.
+func (r *OracleRun) Offered() int {
+	if len(r.Cycles) == 0 {
+		return 0
+	}
+	return r.Cycles[len(r.Cycles)-1].Offered
+}
+
+// Seed returns the seed of the instance's coin: FNV-64a of its id.
+func Seed(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}
+
+// oracle judges candidates from the gold files. Not safe for concurrent use.
+type oracle struct {
+	gold map[string]bool
+	flip float64
+	rng  *rand.Rand
+}
+
+func newOracle(gold []string, flip float64, seed uint64) *oracle {
+	return &oracle{gold: goldSet(gold), flip: flip, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// judge returns one evaluation per candidate, in order, and the number of
+// judgments turned over. A coin is drawn for every judgment, whatever the
+// flip probability, so that the same seed draws the same coins.
+func (o *oracle) judge(cands []loop.Candidate) ([]loop.Evaluation, int) {
+	evals := make([]loop.Evaluation, 0, len(cands))
+	flipped := 0
+	for _, c := range cands {
+		gold := o.gold[c.Path]
+		if o.rng.Float64() < o.flip {
+			gold = !gold
+			flipped++
+		}
+		e := loop.Evaluation{Path: c.Path, Relevance: OracleOther, Reason: "oracle: not gold"}
+		if gold {
+			e.Relevance, e.Reason = OracleGold, "oracle: gold"
+		}
+		evals = append(evals, e)
+	}
+	return evals, flipped
+}
+
+// runOracle drives a stepwise session for the instance with the simulated
+// judge and returns its record; ranked is hone's default ranking of the
+// instance, for the pages baseline.
+func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranked []string) (*OracleRun, error) {
+	seed := Seed(in.ID)
+	o := newOracle(in.Gold, j.Flip, seed)
+	sess, err := repo.Start(ctx, in.Problem, hone.RetrieveOptions{Loop: loop.Options{Candidates: OracleCandidates}})
+	if err != nil {
+		return nil, fmt.Errorf("oracle: start: %w", err)
+	}
+	run := &OracleRun{Flip: j.Flip, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
+	read := map[string]bool{}
+	gold := goldSet(in.Gold)
+	var cum OracleCycle
+	for {
+		if done, _ := sess.Done(); done {
+			break
+		}
+		cands, err := sess.Dispatch(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("oracle: dispatch: %w", err)
+		}
+		if len(cands) == 0 {
+			sess.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.Cycle()))
+			break
+		}
+		terms := sess.Query().Terms()
+		for _, c := range cands {
+			cum.Offered++
+			if read[c.Path] {
+				continue
+			}
+			read[c.Path] = true
+			cum.Distinct++
+			if gold[c.Path] {
+				cum.Gold++
+			}
+			view, err := repo.View(c.Path, terms, hone.ViewOptions{Budget: OracleExcerptTokens})
+			if err != nil {
+				view = "(no excerpt: " + err.Error() + ")" // what the MCP server shows
+			}
+			cum.Tokens += len(view) / 4
+		}
+		evals, flipped := o.judge(cands)
+		cum.Flipped += flipped
+		run.Cycles = append(run.Cycles, cum)
+		done, err := sess.Judge(ctx, evals)
+		if err != nil && (!done || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			return nil, fmt.Errorf("oracle: judge: %w", err)
+		}
+		if done {
+			break
+		}
+	}
+	res := sess.Result()
+	for _, e := range res.Files {
+		run.Files = append(run.Files, e.Path)
+	}
+	run.Stopped = res.Stopped
+	run.PagesAcc = AccAt(ranked, in.Gold, run.Offered())
+	return run, nil
+}
+
+// OracleFigures are the simulated judge's figures over a set of instances.
+// An instance without a session (it failed) counts as a miss in the shares
+// and is left out of the means.
+type OracleFigures struct {
+	// Label says what this is: a simulation (see Judge.Label).
+	Label string  `json:"label"`
+	Flip  float64 `json:"flip"`
+	N     int     `json:"n"`
+	// Failed instances have no session.
+	Failed int `json:"failed"`
+	// Cycles are the cumulative figures after each cycle, a session that
+	// stopped earlier counted with its last figures.
+	Cycles []OracleCycleFigures `json:"cycles"`
+	// Recovered is the share, among the sessions whose cycle 1 did not offer
+	// every gold file, of those that offered them all by the end; -1 when
+	// there is no such session. CycleOneMissed counts them.
+	CycleOneMissed int     `json:"cycle_one_missed"`
+	Recovered      float64 `json:"recovered"`
+	// SetRecall and SetPrecision judge the selection (an empty selection
+	// has precision 0); EmptySelections counts those.
+	SetRecall       float64 `json:"set_recall"`
+	SetPrecision    float64 `json:"set_precision"`
+	EmptySelections int     `json:"empty_selections"`
+	MeanFiles       float64 `json:"mean_files"`
+	MeanCycles      float64 `json:"mean_cycles"`
+	// CyclesUsed counts sessions by cycles used; Stops by stop reason,
+	// numbers replaced by N (StopKind).
+	CyclesUsed map[int]int    `json:"cycles_used"`
+	Stops      map[string]int `json:"stops"`
+}
+
+// OracleCycleFigures are the figures after one cycle, cumulative.
+type OracleCycleFigures struct {
+	Cycle int `json:"cycle"`
+	// Running counts the sessions that ran this cycle.
+	Running int `json:"running"`
+	// AllGold and AnyGold are the shares of instances with every gold file,
+	// and with at least one, offered so far.
+	AllGold float64 `json:"all_gold"`
+	AnyGold float64 `json:"any_gold"`
+	// MeanOffered, MeanDistinct: candidates offered, files among them.
+	MeanOffered  float64 `json:"mean_offered"`
+	MeanDistinct float64 `json:"mean_distinct"`
+	// Excerpt tokens read so far.
+	MeanTokens   float64 `json:"mean_tokens"`
+	MedianTokens float64 `json:"median_tokens"`
+	// PagesAcc is the share of instances whose offline ranking holds every
+	// gold file within as many files as the session offered so far: the
+	// ranking read in pages, at the same number of candidates.
+	PagesAcc float64 `json:"pages_acc"`
+}
+
+// ScoreOracle computes the simulated judge's figures over insts; runs are
+// the default runs (their ranking is the pages baseline) and sessions the
+// simulated judge's, by instance id.
+func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[string]*OracleRun) OracleFigures {
+	f := OracleFigures{Label: j.Label(), Flip: j.Flip, CyclesUsed: map[int]int{}, Stops: map[string]int{}, Recovered: -1}
+	maxCycles := 0
+	for _, s := range sessions {
+		maxCycles = max(maxCycles, len(s.Cycles))
+	}
+	f.Cycles = make([]OracleCycleFigures, maxCycles)
+	tokens := make([][]int64, maxCycles)
+	recovered := 0
+	for _, in := range insts {
+		f.N++
+		s, r := sessions[in.ID], runs[in.ID]
+		if s == nil || r == nil || len(s.Cycles) == 0 {
+			f.Failed++
+			continue
+		}
+		all := func(c OracleCycle) bool { return c.Gold == len(goldSet(in.Gold)) && c.Gold > 0 }
+		for i := range f.Cycles {
+			c := s.Cycles[min(i, len(s.Cycles)-1)]
+			cf := &f.Cycles[i]
+			if i < len(s.Cycles) {
+				cf.Running++
+			}
+			cf.AllGold += b2f(all(c))
+			cf.AnyGold += b2f(c.Gold > 0)
+			cf.MeanOffered += float64(c.Offered)
+			cf.MeanDistinct += float64(c.Distinct)
+			cf.MeanTokens += float64(c.Tokens)
+			tokens[i] = append(tokens[i], int64(c.Tokens))
+			cf.PagesAcc += AccAt(r.Ranked, in.Gold, c.Offered)
+		}
+		if !all(s.Cycles[0]) {
+			f.CycleOneMissed++
+			if all(s.Cycles[len(s.Cycles)-1]) {
+				recovered++
+			}
+		}
+		f.SetRecall += SetRecall(s.Files, in.Gold)
+		f.SetPrecision += SetPrecision(s.Files, in.Gold)
+		if len(s.Files) == 0 {
+			f.EmptySelections++
+		}
+		f.MeanFiles += float64(len(s.Files))
+		f.MeanCycles += float64(len(s.Cycles))
+		f.CyclesUsed[len(s.Cycles)]++
+		f.Stops[StopKind(s.Stopped)]++
+	}
+	ran := f.N - f.Failed
+	for i := range f.Cycles {
+		cf := &f.Cycles[i]
+		cf.Cycle = i + 1
+		if f.N > 0 {
+			cf.AllGold /= float64(f.N)
+			cf.AnyGold /= float64(f.N)
+			cf.PagesAcc /= float64(f.N)
+		}
+		if ran > 0 {
+			cf.MeanOffered /= float64(ran)
+			cf.MeanDistinct /= float64(ran)
+			cf.MeanTokens /= float64(ran)
+		}
+		cf.MedianTokens = Median(tokens[i])
+	}
+	if f.N > 0 {
+		f.SetRecall /= float64(f.N)
+		f.SetPrecision /= float64(f.N)
+	}
+	if ran > 0 {
+		f.MeanFiles /= float64(ran)
+		f.MeanCycles /= float64(ran)
+	}
+	if f.CycleOneMissed > 0 {
+		f.Recovered = float64(recovered) / float64(f.CycleOneMissed)
+	}
+	return f
+}
+
+// writeOracle prints the simulated judge's figures: a row per cycle,
+// cumulative, beside the ranking read in pages; then the selection, the
+// cycles used and the stop reasons.
+func writeOracle(w io.Writer, f *OracleFigures) error {
+	if f == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "\n%s: a SIMULATION from the gold files, not a real judge (n=%d, failed %d):\n", f.Label, f.N, f.Failed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "cycle\trunning\tall gold offered %\tany gold %\tcandidates\tfiles\texcerpt tokens mean\tmedian\tranking in pages Acc@k %\t")
+	for _, c := range f.Cycles {
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%.1f\t\n", c.Cycle, c.Running, 100*c.AllGold, 100*c.AnyGold,
+			c.MeanOffered, c.MeanDistinct, c.MeanTokens, c.MedianTokens, 100*c.PagesAcc)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "(cumulative; k of the pages baseline = the candidates each session offered so far)")
+	if f.Recovered >= 0 {
+		fmt.Fprintf(w, "missed by cycle 1: %d, every gold file offered by the end: %.1f %%\n", f.CycleOneMissed, 100*f.Recovered)
+	}
+	fmt.Fprintf(w, "selection: recall %.1f %%, precision %.1f %%, mean files %.2f, empty %d\n",
+		100*f.SetRecall, 100*f.SetPrecision, f.MeanFiles, f.EmptySelections)
+	fmt.Fprintf(w, "cycles used: %s (mean %.2f)\n", countsLine(f.CyclesUsed), f.MeanCycles)
+	fmt.Fprintln(w, "stop reasons:")
+	for _, k := range byCount(f.Stops) {
+		fmt.Fprintf(w, "  %5d  %s\n", f.Stops[k], k)
+	}
+	return nil
+}
