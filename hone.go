@@ -533,6 +533,11 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 	if opts.Evaluator != nil {
 		w.evaluator = opts.Evaluator
 	}
+	if !w.opts.Rejudge && w.opts.Evidence == nil {
+		// A judge that reads code is weighed against hone's own evidence: an
+		// evaluator of its own (it keeps the task's strongest file).
+		w.opts.Evidence = local.New(ix, &t, anchors, lopts)
+	}
 	return w, nil
 }
 

@@ -50,7 +50,7 @@ func TestSessionKeepsJudgments(t *testing.T) {
 		t.Fatal(err)
 	}
 	var offered [][]string
-	judge := map[string]float64{"a": 0.9, "b": 0.1, "c": 0.5, "d": 0.05, "e": 0.75, "f": 0.3, "g": 0.2}
+	judge := map[string]float64{"a": 0.9, "b": 0.1, "c": 0.5, "d": 0.05, "e": 0.75, "f": 0.3, "g": 0.5}
 	for {
 		cands, err := sess.Dispatch(ctx)
 		if err != nil {
@@ -187,5 +187,107 @@ func TestSessionRequest(t *testing.T) {
 	sess.Stop("the judge has enough context")
 	if _, err := sess.Dispatch(ctx); !errors.Is(err, ErrDone) {
 		t.Errorf("Dispatch after Stop = %v, want ErrDone", err)
+	}
+}
+
+// tableEvaluator gives fixed relevances by path: hone's evidence in tests.
+type tableEvaluator map[string]float64
+
+func (t tableEvaluator) Evaluate(_ context.Context, in EvalInput) ([]Evaluation, error) {
+	var out []Evaluation
+	for _, c := range in.Candidates {
+		if r, ok := t[c.Path]; ok {
+			out = append(out, Evaluation{Path: c.Path, Relevance: r})
+		}
+	}
+	return out, nil
+}
+
+// TestSessionEvidence: judgments hone's evidence disputes strongly do not
+// trip the stop rule; their files are offered once more for a second look
+// (first, within the limit), whose judgment stands; at the cycle limit one
+// more cycle gives the open second looks and nothing else.
+func TestSessionEvidence(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"gold", "fp1", "fp2", "fp3", "x1", "x2", "x3", "x4", "x5", "x6"}}
+	evidence := tableEvaluator{"gold": 0.95, "fp1": 0.3, "fp2": 0.55, "fp3": 0.7, "x1": 0.5, "x2": 0.5, "x3": 0.92, "x4": 0.4, "x5": 0.4, "x6": 0.4}
+	sess, err := NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 2, Evidence: evidence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cycle 1: a noisy judge calls three wrong files relevant; the gold one too.
+	judge := func(cands []Candidate, rel map[string]float64) {
+		t.Helper()
+		var evals []Evaluation
+		for _, c := range cands {
+			evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
+		}
+		if _, err := sess.Judge(ctx, evals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c1, _ := sess.Dispatch(ctx)
+	judge(c1, map[string]float64{"gold": 0.95, "fp1": 0.95, "fp2": 0.95, "fp3": 0.95})
+	if done, why := sess.Done(); done {
+		t.Fatalf("stopped after cycle 1 on false positives the evidence disputes: %s", why)
+	}
+	c2, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"fp1", "fp2", "x1", "x2"}, paths(c2)); diff != "" {
+		t.Fatalf("cycle 2 (-want +got): the disputed first, then new files\n%s", diff)
+	}
+	if !strings.HasPrefix(c2[0].Via[0], "second look: judged 0.95, hone's evidence 0.30") {
+		t.Errorf("a second look does not say why: %v", c2[0].Via)
+	}
+	// The second look: fp1 now judged low, fp2 judged high again (it stands).
+	judge(c2, map[string]float64{"fp1": 0.1, "fp2": 0.9, "x1": 0.1, "x2": 0.1})
+	// Three files stand at 0.7 or more, none disputed: done.
+	done, why := sess.Done()
+	if !done || !strings.Contains(why, "3 files at or above 0.70 and no critical gap") {
+		t.Fatalf("Done() = %v %q", done, why)
+	}
+	got := map[string]float64{}
+	for _, f := range sess.Result().Files {
+		got[f.Path] = f.Relevance
+	}
+	if diff := cmp.Diff(map[string]float64{"gold": 0.95, "fp2": 0.9, "fp3": 0.95}, got); diff != "" {
+		t.Errorf("Files (-want +got): fp1 revised by its second look, fp2's stands, fp3 undisputed\n%s", diff)
+	}
+
+	// At the cycle limit with a dispute open, one more cycle gives only the
+	// second look.
+	sess, _ = NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 1, Evidence: evidence})
+	c1, _ = sess.Dispatch(ctx)
+	judge(c1, map[string]float64{"gold": 0.1, "fp1": 0.1, "fp2": 0.1, "fp3": 0.1})
+	c2, _ = sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"gold"}, paths(c2)); diff != "" {
+		t.Fatalf("the extra cycle (-want +got): the gold file judged low against evidence 0.95\n%s", diff)
+	}
+	judge(c2, map[string]float64{"gold": 0.95})
+	if done, why := sess.Done(); !done || !strings.Contains(why, "cycle 2") {
+		t.Errorf("after the extra cycle: Done() = %v %q", done, why)
+	}
+	if f := sess.Result().Files; len(f) != 1 || f[0].Path != "gold" {
+		t.Errorf("Files = %v, want the gold file its second look found", f)
+	}
+}
+
+// TestSessionNothingRelated: once a file reached the threshold, a cycle that
+// brings nothing related ends the session (it would only read on).
+func TestSessionNothingRelated(t *testing.T) {
+	ctx := context.Background()
+	sess, _ := NewSession(ctx, "task", &viaSearcher{ranked: []string{"a", "b", "c", "d", "e", "f"}}, &fakeRefiner{}, Options{Candidates: 2, MaxCycles: 3})
+	for i, rel := range []map[string]float64{{"a": 0.9, "b": 0.1}, {"c": 0.3, "d": 0.1}} {
+		cands, _ := sess.Dispatch(ctx)
+		var evals []Evaluation
+		for _, c := range cands {
+			evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
+		}
+		done, err := sess.Judge(ctx, evals)
+		if err != nil || done != (i == 1) {
+			t.Fatalf("cycle %d: done %v, err %v", i+1, done, err)
+		}
+	}
+	if _, why := sess.Done(); why != "cycle 2 brought nothing related; 1 files at or above 0.70 stand" {
+		t.Errorf("Done() = %q", why)
 	}
 }

@@ -20,7 +20,8 @@ func newAuthServer(t *testing.T) *Server {
 // TestStartJudgeKeepsJudgments drives the real loop over MCP: max_candidates
 // holds with files the task names, every answer states its tokens, a judged
 // file is never offered again, a judgment of an earlier cycle can be revised
-// (and only such a file), and done ends the session.
+// (and only such a file), a judgment hone's evidence disputes strongly comes
+// back once as a second look, and done ends the session.
 func TestStartJudgeKeepsJudgments(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
 	task := "Fix the token expiry check in src/auth/tokens.ts, src/auth/jwt-utils.ts, src/auth/session-manager.ts and src/config.ts"
@@ -53,10 +54,18 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	if step.Done || len(step.Candidates) == 0 {
 		t.Fatalf("after a cycle judged all low, want a next cycle with new files: %+v", step)
 	}
+	fresh := 0
 	for _, c := range step.Candidates {
-		if seen[c.Path] {
-			t.Errorf("cycle 2 offers %s again, judged in cycle 1", c.Path)
+		second := len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look: judged 0.10, hone's evidence")
+		if seen[c.Path] && !second {
+			t.Errorf("cycle 2 offers %s again, judged in cycle 1, not as a second look: %v", c.Path, c.Via)
 		}
+		if !seen[c.Path] {
+			fresh++
+		}
+	}
+	if fresh == 0 {
+		t.Error("cycle 2 brings no file not judged yet")
 	}
 	wantToolError(t, call(t, cs, "judge", map[string]any{"session": id, "evaluations": []any{
 		map[string]any{"path": "src/logger.ts", "relevance": 0.9, "revise": true}}}, nil), "never judged")

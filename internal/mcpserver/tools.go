@@ -393,10 +393,14 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 	terms := q.Terms()
 	qv := convertQuery(q)
 	step := &Step{Session: sess.id, Cycle: sess.loop.Cycle(), Query: &qv, Candidates: make([]Candidate, 0, len(cands)),
-		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context) and call judge with session %q.", len(cands), sess.loop.Cycle(), sess.id)}
+		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; a candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its longer excerpt.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
-		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: excerptTokens, ShowSecrets: sess.secrets})
+		budget := excerptTokens
+		if len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look") {
+			budget = 2 * excerptTokens // a second look shows more of the file
+		}
+		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: budget, ShowSecrets: sess.secrets})
 		if err != nil {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
