@@ -78,6 +78,24 @@ func (e *EmptyRepoError) Unwrap() error { return ErrEmptyRepo }
 // MaxTaskBytes is the largest task accepted: larger texts are pasted logs, not tasks.
 const MaxTaskBytes = 1 << 20
 
+// A stepwise session (Start, the MCP tools start and judge, hone bench
+// --judge) shows StepCandidates candidates a cycle by default, each with an
+// excerpt of about ExcerptTokens tokens (twice that for a second look):
+// enough to judge a file's relevance, few enough for an agent to judge each
+// with care.
+const (
+	StepCandidates = 15
+	ExcerptTokens  = 300
+)
+
+// ExcerptBudget is the excerpt budget of candidate c in a stepwise session.
+func ExcerptBudget(c loop.Candidate) int {
+	if c.SecondLook() {
+		return 2 * ExcerptTokens // a second look shows more of the file
+	}
+	return ExcerptTokens
+}
+
 // Options control Open.
 type Options struct {
 	// CacheDir holds the index cache; "" means $HONE_CACHE_DIR, else the user

@@ -118,8 +118,18 @@ type Candidate struct {
 	Score float64
 	// Matched lists the query terms found in the file.
 	Matched []string
-	// Via lists the focus areas that brought the file in.
+	// Via lists the focus areas that brought the file in, or, first, why a
+	// judged file is offered again (SecondLook).
 	Via []string
+}
+
+// SecondLook prefixes the Via of a judged file offered once more because
+// hone's evidence disputes its judgment.
+const SecondLook = "second look: "
+
+// SecondLook reports whether c is a judged file offered for a second look.
+func (c Candidate) SecondLook() bool {
+	return len(c.Via) > 0 && strings.HasPrefix(c.Via[0], SecondLook)
 }
 
 // Evaluation is the judgment of one file.
@@ -428,7 +438,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 func (s *Session) secondLooks() []Candidate {
 	var out []Candidate
 	for p, why := range s.disputed {
-		out = append(out, Candidate{Path: p, Via: []string{"second look: " + why}})
+		out = append(out, Candidate{Path: p, Via: []string{SecondLook + why}})
 	}
 	sort.Slice(out, func(a, b int) bool { return s.order[out[a].Path] < s.order[out[b].Path] })
 	return out

@@ -43,10 +43,10 @@ const (
 	OracleOther = 0.1
 	// OracleCandidates is the number of candidates a cycle offers: the MCP
 	// server's default max_candidates.
-	OracleCandidates = 15
+	OracleCandidates = hone.StepCandidates
 	// OracleExcerptTokens is the budget of one candidate's excerpt: the MCP
 	// server's excerptTokens.
-	OracleExcerptTokens = 300
+	OracleExcerptTokens = hone.ExcerptTokens
 	// MaxFlip bounds the flip probability: beyond one half the judge is
 	// better read upside down.
 	MaxFlip = 0.5

@@ -15,19 +15,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/loop"
 )
 
 // Limits of the tools' inputs and outputs.
 const (
 	// stepCandidates is the number of candidates start and judge show per
-	// cycle: enough for recall, few enough for an agent to judge with care.
-	stepCandidates = 15
+	// cycle by default.
+	stepCandidates = hone.StepCandidates
 	// maxStepCandidates bounds max_candidates (the loop's own default).
 	maxStepCandidates = loop.DefaultCandidates
-	// excerptTokens is the size of one candidate's excerpt: its definitions and
-	// the lines matching the query, enough to judge relevance.
-	excerptTokens = 300
 	// defaultSearchLimit and maxSearchLimit bound search's answer.
 	defaultSearchLimit = 20
 	maxSearchLimit     = 200
@@ -396,16 +394,12 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; a candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its longer excerpt.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
-		budget := excerptTokens
-		if len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look") {
-			budget = 2 * excerptTokens // a second look shows more of the file
-		}
-		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: budget, ShowSecrets: sess.secrets})
+		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: hone.ExcerptBudget(c), ShowSecrets: sess.secrets})
 		if err != nil {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
 		cv.Excerpt = view
-		step.Tokens += (len(view) + 3) / 4
+		step.Tokens += pack.Tokens(view)
 		step.Candidates = append(step.Candidates, cv)
 	}
 	return step, nil
