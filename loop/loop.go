@@ -470,11 +470,7 @@ func (s *Session) dispute(e Evaluation) {
 		return
 	}
 	ev, ok := s.evidence[e.Path]
-	switch {
-	case !ok:
-	case e.Relevance >= s.opts.Threshold && ev < DisputeHigh:
-		s.disputed[e.Path] = fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
-	case e.Relevance < 0.5 && ev >= DisputeLow:
+	if ok && ((e.Relevance >= s.opts.Threshold && ev < DisputeHigh) || (e.Relevance < 0.5 && ev >= DisputeLow)) {
 		s.disputed[e.Path] = fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
 	}
 }

@@ -3,6 +3,7 @@ package refine
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,11 +95,9 @@ func (r *Refiner) judgeTerms(st *state, evals []loop.Evaluation) {
 	var order []string
 	for _, e := range evals {
 		for _, t := range e.Terms {
-			t = strings.TrimSpace(t)
-			if t == "" || !identRe.MatchString(t) {
+			if t = identRe.FindString(t); t == "" {
 				continue
 			}
-			t = identRe.FindString(t)
 			if count[t] == 0 {
 				order = append(order, t)
 			}
@@ -129,7 +128,10 @@ func (r *Refiner) requests(st *state, asks []string) {
 		low := strings.ToLower(a)
 		switch {
 		case strings.HasPrefix(low, "path:") || (!strings.Contains(a, " ") && strings.ContainsAny(a, "/*")):
-			p := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(a, "path:"), "PATH:"))
+			p := a
+			if strings.HasPrefix(low, "path:") {
+				p = strings.TrimSpace(a[len("path:"):])
+			}
 			if p != "" && st.addPattern(p) {
 				st.ref.Why = append(st.ref.Why, fmt.Sprintf("the judge asked for %s", p))
 			}
@@ -163,7 +165,9 @@ func (r *Refiner) neighbours(st *state, in loop.RefineInput) {
 		if !ok {
 			continue
 		}
-		from = append(from, path.Base(e.Path))
+		if b := path.Base(e.Path); !slices.Contains(from, b) {
+			from = append(from, b)
+		}
 		for _, n := range r.ix.Imports(id) {
 			votes[n] += e.Relevance
 		}
@@ -201,18 +205,6 @@ func (r *Refiner) neighbours(st *state, in loop.RefineInput) {
 	}
 	if len(added) > 0 {
 		st.ref.Why = append(st.ref.Why, fmt.Sprintf("offer what the related files (%s) import or are imported by: %s",
-			strings.Join(dedupeStrings(from), ", "), strings.Join(added, ", ")))
+			strings.Join(from, ", "), strings.Join(added, ", ")))
 	}
-}
-
-func dedupeStrings(xs []string) []string {
-	seen := map[string]bool{}
-	out := xs[:0:0]
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }

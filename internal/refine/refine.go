@@ -292,25 +292,14 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	}
 
 	// Their directories, as a preference.
-	var dirs []string
+	st := &state{q: &q, ref: &ref, have: have, focus: focus, patterns: patterns}
+	dirs := 0
 	for _, e := range teachers {
-		d := path.Dir(e.Path)
-		if d == "." {
-			continue
-		}
-		p := search.Literal(d) + "/**"
-		if !patterns[p] && len(dirs) < MaxPatterns {
-			patterns[p] = true
-			dirs = append(dirs, p)
+		if d := path.Dir(e.Path); d != "." && dirs < MaxPatterns && st.addPattern(search.Literal(d)+"/**") {
+			dirs++
 		}
 	}
-	if len(dirs) > 0 {
-		if len(q.Patterns) == 0 {
-			// No pattern means every file: keep it so, the directories only prefer.
-			q.Patterns = []string{search.CatchAll}
-		}
-		q.Patterns = append(q.Patterns, dirs...)
-		ref.AddedPatterns = dirs
+	if dirs > 0 {
 		ref.Why = append(ref.Why, "prefer the directories of relevant files")
 	}
 
@@ -345,19 +334,11 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 				defs := r.ix.Defining(name)
 				switch {
 				case !caller && len(defs) > 0 && len(defs) <= anchor.MaxDefiners:
-					f := loop.FocusSymbol + name
-					if !focus[f] {
-						focus[f] = true
-						q.FocusAreas = append(q.FocusAreas, f)
-						ref.AddedFocus = append(ref.AddedFocus, f)
+					if st.addFocus(loop.FocusSymbol + name) {
 						ref.Why = append(ref.Why, fmt.Sprintf("look up the %s (%s)", gap, path.Base(e.Path)))
 					}
 				case caller || len(defs) == 0:
-					t := strings.ToLower(name)
-					if !have[t] && r.ix.DocFreq(t) > 0 {
-						have[t] = true
-						q.Keywords = append(q.Keywords, loop.Keyword{Term: t, Weight: GapWeight, Origin: "gap"})
-						ref.AddedKeywords = append(ref.AddedKeywords, t)
+					if t := strings.ToLower(name); r.ix.DocFreq(t) > 0 && st.addKeyword(t, GapWeight, "gap") {
 						ref.Why = append(ref.Why, fmt.Sprintf("search for the %s (%s)", gap, path.Base(e.Path)))
 					}
 				}
@@ -368,7 +349,6 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 	// What the judge said: its requests, its terms, the neighbours of what it
 	// found related (a judge that reads code; hone's local evaluator names
 	// no terms and asks for nothing).
-	st := &state{q: &q, ref: &ref, have: have, focus: focus, patterns: patterns}
 	r.requests(st, in.Requests)
 	r.judgeTerms(st, in.Evaluations)
 	if r.opts.Neighbours {
