@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -286,5 +288,40 @@ func TestGroupScores(t *testing.T) {
 		if !strings.Contains(sb.String(), s) {
 			t.Errorf("table lacks %q:\n%s", s, sb.String())
 		}
+	}
+}
+
+func TestGroupByLength(t *testing.T) {
+	long := strings.Repeat("word ", 40)
+	insts := []Instance{
+		{ID: "s1", Problem: "Fix the token expiry bug", Gold: []string{"x"}},                              // 5 words
+		{ID: "m1", Problem: "Add rate limiting to the API endpoints of the gateway", Gold: []string{"y"}}, // 10
+		{ID: "l1", Problem: long, Gold: []string{"z"}},                                                    // 40
+		{ID: "s2", Problem: "Exempt OPTIONS from CSRF", Gold: []string{"w"}},                              // 4
+	}
+	runs := map[string]*Run{
+		"s1": {Ranked: []string{"x"}},
+		"s2": {Ranked: []string{"q", "w"}},
+		"m1": {Ranked: []string{"y"}},
+		"l1": {Ranked: []string{"q", "r", "s", "t", "u", "z"}},
+	}
+	gs := groupByLength(insts, runs)
+	var names []string
+	for _, g := range gs {
+		names = append(names, fmt.Sprintf("%s:%d", g.Name, g.Figures.N))
+	}
+	// Shortest first, not in name order ("31-100" sorts before "6-10").
+	if want := []string{"1-5 words:2", "6-10 words:1", "31-100 words:1"}; !slices.Equal(names, want) {
+		t.Fatalf("groups by length = %v, want %v", names, want)
+	}
+	if a := gs[0].Figures; a.Acc[1] != 0.5 || a.Acc[3] != 1 {
+		t.Errorf("1-5 words: Acc@1 %v, Acc@3 %v; want 0.5, 1", a.Acc[1], a.Acc[3])
+	}
+	var sb strings.Builder
+	if err := WriteTable(&sb, &Summary{Instances: 4, Hone: Score(insts, runs), ByLength: gs}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), "by task length (hone):") || !strings.Contains(sb.String(), "6-10 words") {
+		t.Errorf("table lacks the task-length groups:\n%s", sb.String())
 	}
 }

@@ -393,6 +393,7 @@ func summarize(insts []Instance, preds map[string]*Prediction, opts Options) *Su
 	s.Hone = Score(insts, hone)
 	s.ByRepo = groupScores(insts, hone, func(in Instance) string { return in.Repo })
 	s.ByLanguage = groupScores(insts, hone, func(in Instance) string { return in.Language })
+	s.ByLength = groupByLength(insts, hone)
 	if opts.Judge != nil {
 		sessions := map[string]*OracleRun{}
 		for id, p := range preds {

@@ -279,6 +279,37 @@ func groupScores(insts []Instance, runs map[string]*Run, key func(Instance) stri
 	return out
 }
 
+// lengthBuckets are the task lengths ByLength splits by, in words: the
+// one-line task an agent delegates, a short paragraph, an issue report, and a
+// long report with logs or code.
+var lengthBuckets = []struct {
+	max  int
+	name string
+}{{5, "1-5 words"}, {10, "6-10 words"}, {30, "11-30 words"}, {100, "31-100 words"}, {math.MaxInt, "over 100 words"}}
+
+// lengthOf names the bucket of a task's length in words (whitespace
+// separated, code and logs included).
+func lengthOf(task string) string {
+	n := len(strings.Fields(task))
+	for _, b := range lengthBuckets {
+		if n <= b.max {
+			return b.name
+		}
+	}
+	return ""
+}
+
+// groupByLength is groupScores by lengthOf, shortest first.
+func groupByLength(insts []Instance, runs map[string]*Run) []Group {
+	gs := groupScores(insts, runs, func(in Instance) string { return lengthOf(in.Problem) })
+	rank := map[string]int{}
+	for i, b := range lengthBuckets {
+		rank[b.name] = i
+	}
+	slices.SortFunc(gs, func(a, b Group) int { return rank[a.Name] - rank[b.Name] })
+	return gs
+}
+
 // Row is one rung of the ablation ladder.
 type Row struct {
 	Name    string  `json:"name"`
@@ -302,6 +333,9 @@ type Summary struct {
 	// repository and language (when there are two or more of them).
 	ByRepo     []Group `json:"by_repo,omitempty"`
 	ByLanguage []Group `json:"by_language,omitempty"`
+	// ByLength splits them by the task's length in words (lengthBuckets):
+	// one-line tasks and issue reports are two regimes.
+	ByLength []Group `json:"by_length,omitempty"`
 	// Oracle is set with Options.Judge: the simulated judge's figures,
 	// per cycle, beside the ranking read in pages.
 	Oracle *OracleFigures `json:"oracle,omitempty"`
@@ -385,16 +419,26 @@ func WriteTable(w io.Writer, s *Summary) error {
 	for _, g := range []struct {
 		title  string
 		groups []Group
-	}{{"by language", s.ByLanguage}, {"by repository", s.ByRepo}} {
+	}{{"by language", s.ByLanguage}, {"by task length", s.ByLength}, {"by repository", s.ByRepo}} {
 		if len(g.groups) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s (hone):\n", g.title)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "group\tn\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t")
+		head := "group\tn\tAcc@1\tAcc@3\tAcc@5\tAcc@10\tMRR\t"
+		// The pack at the first budget, when measured: what the subagent
+		// is handed, beside where the files rank.
+		if p := g.groups[0].Figures.Packs; len(p) > 0 {
+			head += fmt.Sprintf("pack %d: gold files %%\tgold hunks %%\t", p[0].Budget)
+		}
+		fmt.Fprintln(tw, head)
 		for _, r := range g.groups {
 			f := r.Figures
-			fmt.Fprintf(tw, "%s\t%d\t%s\n", r.Name, f.N, accCells(f))
+			line := fmt.Sprintf("%s\t%d\t%s", r.Name, f.N, accCells(f))
+			if len(f.Packs) > 0 {
+				line += fmt.Sprintf("%.1f\t%.1f\t", 100*f.Packs[0].FilesCovered, 100*f.Packs[0].HunksCovered)
+			}
+			fmt.Fprintln(tw, line)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -8,10 +8,11 @@
 // and documentation files when the task is not about them, less a
 // competition penalty for falling short of the task's strongest file:
 //
-//	lexical   WeightBM25 × (the file's BM25F score for the task's own terms
-//	          and the cycle's association terms / the best score any file
-//	          gets): judged against the task, not the cycle's query, so scores
-//	          compare across cycles
+//	lexical   WeightBM25 × (the file's BM25F score for the task's own terms,
+//	          the cycle's synonyms (each at the weight of the task words it
+//	          stands for, × SynonymLexical) and association terms / the best
+//	          score any file gets): judged against the task, not the cycle's
+//	          query, so scores compare across cycles
 //	coverage  WeightCoverage × (share of the task's keyword weight the file
 //	          has; a variant, association or synonym counts for its word)
 //	focus     WeightFocus × (share of the task's keyword weight that the
@@ -32,8 +33,12 @@
 //	          pasted configuration counts for less than one named in prose),
 //	          and capped together at AnchorCap
 //	symbol    it defines a specific symbol named after one of the task's key
-//	          words or their synonyms (WeightSymbolTerm)
-//	path      the file's name is a key word or a synonym (WeightPathName);
+//	          words or their synonyms, or a plain name that is itself one of
+//	          the cycle's synonyms and defined in few files (throttle)
+//	          (WeightSymbolTerm)
+//	path      the file's name is a key word or a synonym (WeightPathName; a
+//	          name that says nothing of its own, index.ts, mod.rs, lib.rs,
+//	          main.go, __init__.py, is read as its directory's name);
 //	          its path (directories and name) says two or more of the
 //	          title's words, postgresql/client.py for "postgresql client
 //	          certificates" (WeightPathName)
@@ -107,6 +112,10 @@ const (
 	WeightCoverage = 0.30
 	// VariantWeight weighs a variant of a task word in the lexical score.
 	VariantWeight = 0.7
+	// SynonymLexical weighs a synonym in the lexical score, relative to the
+	// task words it stands for together: the concept in the code's word, less
+	// certain than the task's own.
+	SynonymLexical = 0.6
 	// WeightSymbolTerm: the file defines a symbol named after one of the
 	// task's words (isTokenExpired for "token expiry"): the concept lives there.
 	WeightSymbolTerm = 0.10
@@ -366,22 +375,31 @@ func (e *Evaluator) bestScore(q []index.Term) float64 {
 }
 
 // judgingQuery returns the terms files are judged against in a cycle: the
-// task's own, plus the association terms REFINE found for the task's words
-// (the repository's word for the task's concept, "throttle" for "rate
-// limit"), with the best score any file gets for them.
+// task's own, plus the synonyms and association terms REFINE found for the
+// task's words (the repository's word for the task's concept, "throttle" for
+// "rate limit"), with the best score any file gets for them.
 func (e *Evaluator) judgingQuery(q loop.Query) ([]index.Term, float64, map[string][]string) {
 	var assoc []index.Term
 	var key strings.Builder
 	stands := map[string][]string{}
 	for _, k := range q.Keywords {
 		if k.Origin == OriginSynonym && k.Weight > 0 {
-			// A synonym counts toward coverage and names files and symbols,
-			// but the lexical score stays the task's own words'.
+			// A synonym counts toward coverage, names files and symbols,
+			// and is scored like the words it stands for: REFINE adds one
+			// only where the repository lacks the task's own word, so the
+			// synonym is the code's word for the concept, and one word for
+			// a phrase ("throttle" for "rate limiting") weighs the phrase.
 			stands[synonymKey+k.Term] = []string{k.For}
+			w := 0.0
 			for _, f := range strings.Fields(k.For) {
-				if w := e.taskTerm(f); w != "" {
-					stands[k.Term] = append(stands[k.Term], w)
+				if t := e.taskTerm(f); t != "" {
+					stands[k.Term] = append(stands[k.Term], t)
+					w += e.taskTerms[t]
 				}
+			}
+			if w *= SynonymLexical; w > 0 {
+				assoc = append(assoc, index.Term{Text: k.Term, Weight: w})
+				fmt.Fprintf(&key, "%s^%g ", k.Term, w)
 			}
 		}
 		if k.Origin == OriginAssociation && k.Weight > 0 {

@@ -54,6 +54,13 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	}
 	for _, d := range e.ix.File(j.id).Defs {
 		if !e.specific(d.Name) {
+			// A plain name that is the code's word for the task's concept
+			// (throttle for "rate limiting") names it as well as a compound.
+			if syn := stands[synonymKey+strings.ToLower(d.Name)]; len(syn) > 0 &&
+				len(e.ix.Defining(d.Name)) <= MaxSharedDefiners {
+				add(fmt.Sprintf("defines %s (%s)", d.Name, syn[0]), WeightSymbolTerm)
+				break
+			}
 			continue
 		}
 		if t := e.namedAfter(d.Name, stands); t != "" {
@@ -99,8 +106,16 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		add(fmt.Sprintf("path says %s (title)", strings.Join(says, " and ")), WeightPathName)
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
+	if placeholderStem(stem) {
+		// index.ts, mod.rs, __init__.py: the directory is the module's name
+		// (src/middleware/csrf/index.ts is "csrf").
+		stem = path.Base(path.Dir(j.cand.Path))
+		if stem == "." || stem == "src" || stem == "lib" {
+			stem = ""
+		}
+	}
 	if strings.HasPrefix(stem, "__") {
-		stem = "" // __init__, __main__: every package has one; the name says nothing
+		stem = "" // __main__, __version__: the name says nothing
 	}
 	for _, t := range nameTerms(stem) {
 		if w := e.taskTerm(t); w != "" && e.keyTerms[w] {
@@ -256,4 +271,14 @@ func nameTerms(stem string) []string {
 		}
 	})
 	return out
+}
+
+// placeholderStem reports whether a file name says nothing of its own, the
+// module being named by its directory.
+func placeholderStem(stem string) bool {
+	switch stem {
+	case "index", "mod", "__init__", "lib", "main":
+		return true
+	}
+	return false
 }

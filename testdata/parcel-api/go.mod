@@ -1,0 +1,3 @@
+module example.com/parcel
+
+go 1.22
