@@ -67,7 +67,7 @@ total. "hone cache prune" removes what is no longer needed.`,
 	listCmd := &cobra.Command{
 		Use:           "list",
 		Short:         "The same as hone cache",
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          list,
@@ -86,7 +86,7 @@ hour. --older-than DURATION removes also the caches not written for that long;
 bench/ too). Only hone's own files go, never anything else in the directory,
 and a repository's files are removed under the lock its index takes: what
 another hone process holds is left, with a note on stderr.`,
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -124,6 +124,15 @@ another hone process holds is left, with a note on stderr.`,
 	pf.BoolVar(&f.jsonOut, "json", false, "print what was removed as one JSON object")
 	cmd.AddCommand(listCmd, prune)
 	return cmd
+}
+
+// noArgs refuses arguments with a usage error (the subcommands of cache are
+// not wrapped by taskHint, which sees only hone's own).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if err := cobra.NoArgs(cmd, args); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
