@@ -119,7 +119,7 @@ type entry struct {
 // List reads what hone keeps in dir. A directory that does not exist
 // holds nothing.
 func List(dir string) (*Usage, error) {
-	u := &Usage{Dir: dir, RecordsBudget: index.RecordsBudget()}
+	u := &Usage{Dir: dir, RecordsBudget: index.RecordsBudget(), Repos: []Repo{}, Histories: []History{}, Orphans: []File{}}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return u, nil

@@ -74,7 +74,7 @@ func Prune(dir string, opts PruneOptions) (*PruneResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &pruner{dir: dir, dry: opts.DryRun, res: &PruneResult{Dir: dir, DryRun: opts.DryRun}}
+	p := &pruner{dir: dir, dry: opts.DryRun, res: &PruneResult{Dir: dir, DryRun: opts.DryRun, Removed: []Removed{}, Skipped: []string{}}}
 	unused := func(t time.Time) bool { return opts.OlderThan > 0 && now.Sub(t) >= opts.OlderThan }
 	for _, r := range u.Repos {
 		reason := ""

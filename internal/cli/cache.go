@@ -193,7 +193,11 @@ func printPrune(w io.Writer, res *cachedir.PruneResult) {
 		}
 		fmt.Fprintln(w, line+")")
 	}
-	fmt.Fprintf(w, "%s %d files, %s %s\n", verb, len(res.Removed), freed, humanBytes(res.Freed))
+	files := "files"
+	if len(res.Removed) == 1 {
+		files = "file"
+	}
+	fmt.Fprintf(w, "%s %d %s, %s %s\n", verb, len(res.Removed), files, freed, humanBytes(res.Freed))
 }
 
 // humanBytes writes n in B, KiB, MiB or GiB.
