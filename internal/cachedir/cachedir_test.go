@@ -316,3 +316,41 @@ func TestPruneHeldLock(t *testing.T) {
 		t.Errorf("skipped %v, want the held repository", res.Skipped)
 	}
 }
+
+// A manifest that fails its checksum is no repository's: it is an orphan,
+// removed once an hour old (as are its segments, then orphans too).
+func TestCorruptManifest(t *testing.T) {
+	f := newFixture(t)
+	manifest := filepath.Join(f.dir, index.ManifestName(f.kept))
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 0xff
+	if err := os.WriteFile(manifest, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, err := List(f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Repos) != 1 || u.Repos[0].Root != f.gone {
+		t.Errorf("repositories %+v, want only %s", u.Repos, f.gone)
+	}
+	if !slices.ContainsFunc(u.Orphans, func(o File) bool { return o.Name == filepath.Base(manifest) }) {
+		t.Errorf("orphans %+v lack the corrupt manifest", u.Orphans)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(manifest, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prune(f.dir, PruneOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(manifest); err == nil {
+		t.Error("the corrupt manifest survived")
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, f.newOrphan)); err != nil {
+		t.Errorf("the fresh orphan: %v", err)
+	}
+}
