@@ -18,7 +18,7 @@
 //	   slow, failing or stalled endpoint leaves the local scores, exit 0
 //	130 interrupted
 //
-// A task whose first word names a command (index, bench, mcp) runs the
+// A task whose first word names a command (index, cache, bench, mcp) runs the
 // command; "hone -- WORD…", standard input ("-") and --task-file take any
 // text as the task. A wrong argument to a command is a usage error that
 // says so.

@@ -21,12 +21,13 @@ const readmePath = "../../README.md"
 
 // The README documents flags in tables, one a command, each under a heading
 // "Flags of every command" (the flags common.register gives every command),
-// "Flags of `hone`", "Flags of `hone index`", "Flags of `hone mcp`" or
-// "Flags of `hone bench`". A row documents the long flags (`--name`) in
+// "Flags of `hone`", "Flags of `hone index`", "Flags of `hone mcp`",
+// "Flags of `hone bench`", "Flags of `hone cache`" or "Flags of `hone cache
+// prune`". A row documents the long flags (`--name`) in
 // backticks in its first cell; a command's table lists its own flags, not
 // the common ones.
 var (
-	flagHeadingRE = regexp.MustCompile("^#{2,4} Flags of (every command|`hone(?: [a-z]+)?`)\\s*$")
+	flagHeadingRE = regexp.MustCompile("^#{2,4} Flags of (every command|`hone(?: [a-z]+)*`)\\s*$")
 	longFlagRE    = regexp.MustCompile("--([a-z][a-z0-9-]*)")
 	backtickRE    = regexp.MustCompile("`[^`]*`")
 )
@@ -107,12 +108,12 @@ func TestReadmeFlags(t *testing.T) {
 
 	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
 	commands := map[string]*cobra.Command{"every command": commonCmd, "hone": root}
-	for _, name := range []string{"index", "mcp", "bench"} {
-		i := slices.IndexFunc(root.Commands(), func(c *cobra.Command) bool { return c.Name() == name })
-		if i < 0 {
+	for _, name := range []string{"index", "mcp", "bench", "cache", "cache prune"} {
+		cmd, rest, err := root.Find(strings.Fields(name))
+		if err != nil || len(rest) > 0 || cmd.CommandPath() != "hone "+name {
 			t.Fatalf("hone has no %s command", name)
 		}
-		commands["hone "+name] = root.Commands()[i]
+		commands["hone "+name] = cmd
 	}
 	for table, cmd := range commands {
 		names, ok := documented[table]

@@ -45,7 +45,7 @@ REFINE the query with the codebase's own terms, and LOOP (at most --cycles times
 
 The task is the arguments, or standard input when the only argument is "-",
 or the contents of --task-file. A task whose first word names a command
-(index, bench, mcp, help, completion) runs that command: put -- before the
+(index, cache, bench, mcp, help, completion) runs that command: put -- before the
 task (hone -- index the files), or pass the text on standard input or with
 --task-file, which take any text as it is.`,
 		Example: `  hone "Fix the authentication token expiry bug"
