@@ -5,13 +5,15 @@
 // (they call what they test), so hone ranks them below the code unless the task
 // is about tests. The rules are conventions shared across ecosystems:
 //
-//	tests: a directory named test, tests, testing, __tests__, spec or specs;
+//	tests: a directory named test, tests, testing, __tests__, spec, specs,
+//	       fixtures, __fixtures__, __testfixtures__, __mocks__ or e2e;
 //	       test_*.py, *_test.py, *_test.go, *Test.java, *Test.php, *Tests.cs,
 //	       *.test.ts, *.spec.js, *_spec.rb, conftest.py
 //	docs:  a directory named doc, docs or documentation; *.md, *.rst, *.txt,
 //	       *.adoc; changelogs and release notes without a source extension
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
-//	examples: a directory named example(s), sample(s), demo(s), benchmarks
+//	examples: a directory named example(s), sample(s), demo(s), benchmarks,
+//	       playground(s) (the sample projects a JavaScript tool tests against)
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
@@ -57,11 +59,13 @@ func (k Kind) String() string {
 }
 
 var (
-	testDirs    = set("test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_utils", "testcases")
+	testDirs = set("test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_utils", "testcases",
+		"fixtures", "__fixtures__", "__testfixtures__", "__mocks__", "e2e")
 	docDirs     = set("doc", "docs", "documentation", "_docs")
-	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials")
-	buildDirs   = set("dist")
-	docExts     = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
+	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
+		"playground", "playgrounds")
+	buildDirs = set("dist")
+	docExts   = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
 )
 
 func set(xs ...string) map[string]bool {
