@@ -45,6 +45,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hone-dev/hone/internal/tokenize"
@@ -124,6 +125,11 @@ type Log struct {
 	// there, short of the first commit.
 	limit     int
 	truncated bool
+
+	// byPath indexes the commits by the paths they touched (Partners),
+	// built on first use.
+	byPathOnce sync.Once
+	byPath     [][]int32
 }
 
 // Rev returns the full hash of the revision the log was read at.

@@ -54,3 +54,58 @@ func TestEvaluateHistory(t *testing.T) {
 		t.Errorf("without a log: %s", got)
 	}
 }
+
+// TestSupportCoChange: a file the target changed with in most of its past
+// commits is one hop from it, as an import would be: Support lifts it into
+// the selection when the task speaks for it too, and says why. Without the
+// log, nothing links the two sides of the protocol.
+func TestSupportCoChange(t *testing.T) {
+	testrepo.NeedGit(t)
+	dir := t.TempDir()
+	testrepo.Git(t, dir, "init", "-q", "-b", "main")
+	client := "def send_request(session, payload):\n    \"\"\"Send the payload; the quota header says what is left.\"\"\"\n    headers = {'X-Quota': str(session.quota)}\n    return session.post('/ingest', payload, headers=headers)\n"
+	server := "def ingest(request):\n    \"\"\"Every request carries the quota header the client sends.\"\"\"\n    left = int(request.headers.get('X-Quota', '0'))\n    if left <= 0:\n        return reject(request)\n    return accept(request)\n"
+	other := "def render(page):\n    return page.title\n"
+	testrepo.Commit(t, dir, "Start", map[string]string{"sdk/client.py": client, "service/ingest.py": server, "web/pages.py": other})
+	for i, msg := range []string{"Rename the header", "Count down on both sides", "Reject at zero"} {
+		testrepo.Commit(t, dir, msg, map[string]string{"sdk/client.py": client + strings.Repeat("#\n", i+1), "service/ingest.py": server + strings.Repeat("#\n", i+1)})
+	}
+	testrepo.Commit(t, dir, "Page titles", map[string]string{"web/pages.py": other + "#\n"})
+	ctx := context.Background()
+	log, _, err := history.Load(ctx, history.Source{Dir: dir}, history.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.Open(ctx, dir, index.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "send_request should send the quota header"
+	in := loop.EvalInput{Task: text, Candidates: candidates("sdk/client.py", "service/ingest.py", "web/pages.py")}
+	for _, c := range []struct {
+		name   string
+		log    *history.Log
+		lifted bool
+	}{{"with the log", log, true}, {"without", nil, false}} {
+		e, _ := newEval(t, ix, text, Options{History: c.log})
+		evs, err := e.Evaluate(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := map[string]loop.Evaluation{}
+		for _, ev := range evs {
+			by[ev.Path] = ev
+		}
+		if by["sdk/client.py"].Relevance < loop.DefaultThreshold {
+			t.Fatalf("%s: the target client.py scored %v: %s", c.name, by["sdk/client.py"].Relevance, by["sdk/client.py"].Reason)
+		}
+		ing := by["service/ingest.py"]
+		lifted := ing.Relevance >= loop.DefaultThreshold && strings.Contains(ing.Reason, "changed with client.py in 4 of its 4 past commits")
+		if lifted != c.lifted {
+			t.Errorf("%s: ingest.py %v: %s; want lifted %v", c.name, ing.Relevance, ing.Reason, c.lifted)
+		}
+		if p := by["web/pages.py"]; p.Relevance >= loop.DefaultThreshold {
+			t.Errorf("%s: pages.py selected: %s", c.name, p.Reason)
+		}
+	}
+}

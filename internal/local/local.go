@@ -151,6 +151,9 @@ const (
 	WeightImport = 0.10
 	// WeightDefUse: defines a name that a relevant file uses, per such file.
 	WeightDefUse = 0.15
+	// MaxPartners: the files the target most often changed with (at least
+	// history.MinTogether commits) that Support may lift.
+	MaxPartners = 5
 	// LinkFloor: files at or above this relevance lend links to their
 	// neighbours, in proportion to their relevance (a related file's helpers
 	// are worth a look; a relevant file's, more).
@@ -277,6 +280,7 @@ type Evaluator struct {
 	memoMu      sync.Mutex
 	specificOf  map[string]bool
 	distinctive map[index.ID][]string
+	partners    map[string][]history.Partner
 }
 
 // New returns an evaluator for the parsed task t with its anchors.
@@ -317,6 +321,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.supporters = map[string]string{}
 	e.specificOf = map[string]bool{}
 	e.distinctive = map[index.ID][]string{}
+	e.partners = map[string][]history.Partner{}
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleTerms = map[string]bool{}

@@ -21,8 +21,9 @@ import (
 //
 //   - one hop: the target (the strongest file of the first cycle) uses a
 //     specific name the file defines (the definitions it calls), the file
-//     uses a specific name the target defines (a caller that wires it), or
-//     one imports the other;
+//     uses a specific name the target defines (a caller that wires it), one
+//     imports the other, or the target's past commits changed the file with
+//     it in at least CoChangeSupport of them;
 //   - or it names another part of the task: its path or a specific name
 //     it defines says a key word of the task that the target's do not
 //     (the task "Add pagination to the Students index page" names the
@@ -51,6 +52,9 @@ const (
 	// SupportBase+SupportSpan]: selected, below the target's band.
 	SupportBase = 0.7
 	SupportSpan = 0.09
+	// CoChangeSupport: a file the target changed with in at least this
+	// share of the target's past commits is one hop from it.
+	CoChangeSupport = 0.25
 )
 
 // link says how file id is one hop from the target, or "" when it is not.
@@ -75,6 +79,9 @@ func (e *Evaluator) link(target, id index.ID) string {
 		if x == target {
 			return "imports " + tname
 		}
+	}
+	if pt, ok := e.partner(target, f.Path); ok && pt.Share() >= CoChangeSupport {
+		return fmt.Sprintf("changed with %s in %d of its %d past commits", tname, pt.Together, pt.Of)
 	}
 	return ""
 }
