@@ -299,3 +299,17 @@ func peakHeap(done <-chan struct{}) float64 {
 		}
 	}
 }
+
+// BenchmarkOpenColdRoot indexes $HONE_BENCH_ROOT cold (no cache): the
+// profile of a first index of a real tree.
+func BenchmarkOpenColdRoot(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set HONE_BENCH_ROOT to a repository")
+	}
+	for b.Loop() {
+		if _, _, err := Open(context.Background(), root, Options{NoCache: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
