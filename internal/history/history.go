@@ -130,6 +130,8 @@ type Log struct {
 	// built on first use.
 	byPathOnce sync.Once
 	byPath     [][]int32
+	mostOnce   sync.Once
+	most       int
 }
 
 // Rev returns the full hash of the revision the log was read at.

@@ -83,3 +83,21 @@ func (l *Log) touching() [][]int32 {
 	})
 	return l.byPath
 }
+
+// Touches returns how many of the log's ranked commits touched path, and
+// the most any path had.
+func (l *Log) Touches(path string) (n, most int) {
+	if l == nil {
+		return 0, 0
+	}
+	by := l.touching()
+	l.mostOnce.Do(func() {
+		for _, cs := range by {
+			l.most = max(l.most, len(cs))
+		}
+	})
+	if id, ok := l.pathID[path]; ok {
+		n = len(by[id])
+	}
+	return n, l.most
+}

@@ -41,6 +41,14 @@ func TestPartners(t *testing.T) {
 			t.Errorf("Partners(%s, %d) = %+v, want %+v", c.path, c.max, got, c.want)
 		}
 	}
+	for _, c := range []struct {
+		path    string
+		n, most int
+	}{{"client/fetch.ts", 6, 6}, {"server/routes.ts", 1, 6}, {"nowhere.go", 0, 6}} {
+		if n, most := l.Touches(c.path); n != c.n || most != c.most {
+			t.Errorf("Touches(%s) = %d, %d; want %d, %d", c.path, n, most, c.n, c.most)
+		}
+	}
 	if s := (Partner{Together: 3, Of: 4}).Share(); s != 0.75 {
 		t.Errorf("Share = %v, want 0.75", s)
 	}

@@ -109,3 +109,37 @@ func TestSupportCoChange(t *testing.T) {
 		}
 	}
 }
+
+// TestActivity: of two copies of a module, the one the project still
+// changes ranks first; the log says which.
+func TestActivity(t *testing.T) {
+	testrepo.NeedGit(t)
+	dir := t.TempDir()
+	testrepo.Git(t, dir, "init", "-q", "-b", "main")
+	code := "def parse_retry_after(header):\n    \"\"\"Seconds to wait, from a Retry-After header.\"\"\"\n    return int(header)\n"
+	testrepo.Commit(t, dir, "Start", map[string]string{"legacy/client.py": code, "client/client.py": code, "web/page.py": "x = 1\n"})
+	for i, msg := range []string{"Tidy", "Docs", "Types"} {
+		testrepo.Commit(t, dir, msg, map[string]string{"client/client.py": code + strings.Repeat("#\n", i+1)})
+	}
+	ctx := context.Background()
+	log, _, err := history.Load(ctx, history.Source{Dir: dir}, history.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.Open(ctx, dir, index.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "parse_retry_after fails on an HTTP date"
+	in := loop.EvalInput{Task: text, Candidates: candidates("legacy/client.py", "client/client.py")}
+	e, _ := newEval(t, ix, text, Options{History: log})
+	cur, old := evalOne(t, e, in, "client/client.py"), evalOne(t, e, in, "legacy/client.py")
+	if cur.Relevance <= old.Relevance || !strings.Contains(cur.Reason, "changed by 4 commits") || !strings.Contains(old.Reason, "changed by 1 commit:") {
+		t.Errorf("client/client.py %v (%s)\nlegacy/client.py %v (%s)\nwant the maintained copy first, each with its commits",
+			cur.Relevance, cur.Reason, old.Relevance, old.Reason)
+	}
+	off, _ := newEval(t, ix, text, Options{})
+	if a, b := evalOne(t, off, in, "client/client.py"), evalOne(t, off, in, "legacy/client.py"); a.Relevance != b.Relevance {
+		t.Errorf("without the log the copies differ: %v vs %v", a.Relevance, b.Relevance)
+	}
+}

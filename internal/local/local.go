@@ -22,6 +22,9 @@
 //	history   WeightHistory × the file's share of the past commits whose
 //	          messages are most like the task (see package history): where
 //	          similar changes were made before
+//	activity  WeightActivity × log(1 + the past commits that touched the
+//	          file) / log(1 + the most any file had): where the project
+//	          changes (of two copies of a module, the one still maintained)
 //	anchors   the task names the file's path (WeightPath), a stack-trace frame
 //	          points into it (WeightFrame, WeightLastFrame for the frame nearest
 //	          the error), a dotted module path resolves to it (WeightModule),
@@ -36,9 +39,7 @@
 //	          words or their synonyms, or a plain name that is itself one of
 //	          the cycle's synonyms and defined in few files (throttle)
 //	          (WeightSymbolTerm)
-//	path      the file's name is a key word or a synonym (WeightPathName; a
-//	          name that says nothing of its own, index.ts, mod.rs, lib.rs,
-//	          main.go, __init__.py, is read as its directory's name);
+//	path      the file's name is a key word or a synonym (WeightPathName);
 //	          its path (directories and name) says two or more of the
 //	          title's words, postgresql/client.py for "postgresql client
 //	          certificates" (WeightPathName)
@@ -143,6 +144,12 @@ const (
 	// WeightHistory scales the file's history score: its share, relative
 	// to the best source file's, of the past commits most like the task.
 	WeightHistory = 0.20
+	// WeightActivity scales how much the project changes the file: the
+	// log of the past commits that touched it, relative to the file most
+	// touched. Of two copies of a module the one still maintained wins, and
+	// a short task is more often about code that changes than code that
+	// does not (dev-short Acc@3 55.7 -> 58.9).
+	WeightActivity = 0.10
 	// WeightPathName: the file's name is one of the task's words (auth.ts for
 	// an authentication task): a naming convention most codebases keep.
 	WeightPathName = 0.10

@@ -106,16 +106,8 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		add(fmt.Sprintf("path says %s (title)", strings.Join(says, " and ")), WeightPathName)
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
-	if placeholderStem(stem) {
-		// index.ts, mod.rs, __init__.py: the directory is the module's name
-		// (src/middleware/csrf/index.ts is "csrf").
-		stem = path.Base(path.Dir(j.cand.Path))
-		if stem == "." || stem == "src" || stem == "lib" {
-			stem = ""
-		}
-	}
 	if strings.HasPrefix(stem, "__") {
-		stem = "" // __main__, __version__: the name says nothing
+		stem = "" // __init__, __main__: every package has one; the name says nothing
 	}
 	for _, t := range nameTerms(stem) {
 		if w := e.taskTerm(t); w != "" && e.keyTerms[w] {
@@ -143,6 +135,12 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 				add(c.p.label(c.what), v)
 				j.base += v
 			}
+		}
+	}
+	if n, most := e.opts.History.Touches(j.cand.Path); n > 0 && most > 1 {
+		if v := WeightActivity * math.Log1p(float64(n)) / math.Log1p(float64(most)); v > 0.0005 {
+			add(fmt.Sprintf("changed by %d commit%s", n, plural(n)), v)
+			j.base += v
 		}
 	}
 	if h, ok := e.past[j.cand.Path]; ok {
@@ -273,12 +271,9 @@ func nameTerms(stem string) []string {
 	return out
 }
 
-// placeholderStem reports whether a file name says nothing of its own, the
-// module being named by its directory.
-func placeholderStem(stem string) bool {
-	switch stem {
-	case "index", "mod", "__init__", "lib", "main":
-		return true
+func plural(n int) string {
+	if n == 1 {
+		return ""
 	}
-	return false
+	return "s"
 }
