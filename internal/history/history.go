@@ -126,11 +126,10 @@ type Log struct {
 	limit     int
 	truncated bool
 
-	// byPath indexes the commits by the paths they touched (Partners),
-	// built on first use.
+	// byPath indexes the commits by the paths they touched, and most is
+	// the longest of its lists (Partners, Touches); built on first use.
 	byPathOnce sync.Once
 	byPath     [][]int32
-	mostOnce   sync.Once
 	most       int
 }
 

@@ -70,7 +70,8 @@ func (l *Log) Partners(path string, max int) []Partner {
 	return out
 }
 
-// touching returns, per path id, the commits that touched it (built once).
+// touching returns, per path id, the commits that touched it (built once,
+// with the most any path had).
 func (l *Log) touching() [][]int32 {
 	l.byPathOnce.Do(func() {
 		by := make([][]int32, len(l.paths))
@@ -78,6 +79,9 @@ func (l *Log) touching() [][]int32 {
 			for _, f := range fs {
 				by[f] = append(by[f], int32(c))
 			}
+		}
+		for _, cs := range by {
+			l.most = max(l.most, len(cs))
 		}
 		l.byPath = by
 	})
@@ -91,11 +95,6 @@ func (l *Log) Touches(path string) (n, most int) {
 		return 0, 0
 	}
 	by := l.touching()
-	l.mostOnce.Do(func() {
-		for _, cs := range by {
-			l.most = max(l.most, len(cs))
-		}
-	})
 	if id, ok := l.pathID[path]; ok {
 		n = len(by[id])
 	}

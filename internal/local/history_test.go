@@ -26,15 +26,7 @@ func TestEvaluateHistory(t *testing.T) {
 		"app/throttle.py": code + "# refill\n", "tests/test_throttle.py": "def test_refill():\n    pass\n"})
 	testrepo.Commit(t, dir, "Throttle burst window: more tests", map[string]string{
 		"tests/test_throttle.py": "def test_refill():\n    pass\ndef test_burst():\n    pass\n"})
-	ctx := context.Background()
-	log, _, err := history.Load(ctx, history.Source{Dir: dir}, history.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.Open(ctx, dir, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	log, ix := logAndIndex(t, dir)
 	const text = "The burst window never refills"
 	in := loop.EvalInput{Task: text, Candidates: candidates("app/throttle.py", "app/views.py", "tests/test_throttle.py")}
 	e, _ := newEval(t, ix, text, Options{History: log, Demote: search.Options{DemoteTests: true}})
@@ -72,14 +64,7 @@ func TestSupportCoChange(t *testing.T) {
 	}
 	testrepo.Commit(t, dir, "Page titles", map[string]string{"web/pages.py": other + "#\n"})
 	ctx := context.Background()
-	log, _, err := history.Load(ctx, history.Source{Dir: dir}, history.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.Open(ctx, dir, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	log, ix := logAndIndex(t, dir)
 	const text = "send_request should send the quota header"
 	in := loop.EvalInput{Task: text, Candidates: candidates("sdk/client.py", "service/ingest.py", "web/pages.py")}
 	for _, c := range []struct {
@@ -121,15 +106,7 @@ func TestActivity(t *testing.T) {
 	for i, msg := range []string{"Tidy", "Docs", "Types"} {
 		testrepo.Commit(t, dir, msg, map[string]string{"client/client.py": code + strings.Repeat("#\n", i+1)})
 	}
-	ctx := context.Background()
-	log, _, err := history.Load(ctx, history.Source{Dir: dir}, history.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, _, err := index.Open(ctx, dir, index.Options{NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	log, ix := logAndIndex(t, dir)
 	const text = "parse_retry_after fails on an HTTP date"
 	in := loop.EvalInput{Task: text, Candidates: candidates("legacy/client.py", "client/client.py")}
 	e, _ := newEval(t, ix, text, Options{History: log})
@@ -142,4 +119,18 @@ func TestActivity(t *testing.T) {
 	if a, b := evalOne(t, off, in, "client/client.py"), evalOne(t, off, in, "legacy/client.py"); a.Relevance != b.Relevance {
 		t.Errorf("without the log the copies differ: %v vs %v", a.Relevance, b.Relevance)
 	}
+}
+
+// logAndIndex reads dir's commit log and indexes its tree, both uncached.
+func logAndIndex(t *testing.T, dir string) (*history.Log, *index.Index) {
+	t.Helper()
+	log, _, err := history.Load(context.Background(), history.Source{Dir: dir}, history.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := index.Open(context.Background(), dir, index.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log, ix
 }

@@ -6,16 +6,15 @@ import (
 	"path"
 	"sort"
 
-	"github.com/hone-dev/hone/internal/history"
 	"github.com/hone-dev/hone/internal/index"
 )
 
 // Links: a file one hop from relevant files in the code graph (imports,
 // imported by, defines a name they use) shares in their relevance, damped
 // for hubs and capped at LinkCap. The files a relevant file most often
-// changed with in the commit history are one hop too, for Support only: as
-// a ranking signal they lifted the target's partners above it (dev-short
-// Acc@1 52.5 -> 51.4).
+// changed with in the commit history are not links here (see Support: as a
+// ranking signal they lifted the target's partners above it, dev-short Acc@1
+// 52.5 -> 51.4).
 
 // linkSignals adds j's links to the relevant files (relevance by file; uses
 // maps a name to the relevant files that use it), strongest first, within
@@ -56,7 +55,7 @@ func (e *Evaluator) linkSignals(j *judged, relevant map[index.ID]float64, uses m
 		if links[a].value != links[b].value {
 			return links[a].value > links[b].value
 		}
-		return links[a].label < links[b].label // relevant is a map: the same order every run
+		return links[a].label < links[b].label // equal links in a fixed order
 	})
 	sum := 0.0
 	for _, l := range links {
@@ -79,28 +78,4 @@ func hub(n int) float64 {
 		return 1
 	}
 	return math.Sqrt(float64(HubUsers) / float64(n))
-}
-
-// partner returns how p changed with file peer in the commit history, when
-// it is one of peer's MaxPartners most frequent partners.
-func (e *Evaluator) partner(peer index.ID, p string) (history.Partner, bool) {
-	if e.opts.History == nil {
-		return history.Partner{}, false
-	}
-	pp := e.ix.File(peer).Path
-	e.memoMu.Lock()
-	ps, ok := e.partners[pp]
-	e.memoMu.Unlock()
-	if !ok {
-		ps = e.opts.History.Partners(pp, MaxPartners)
-		e.memoMu.Lock()
-		e.partners[pp] = ps
-		e.memoMu.Unlock()
-	}
-	for _, pt := range ps {
-		if pt.Path == p {
-			return pt, true
-		}
-	}
-	return history.Partner{}, false
 }

@@ -137,10 +137,12 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 			}
 		}
 	}
-	if n, most := e.opts.History.Touches(j.cand.Path); e.oneLine && n > 0 && most > 1 {
-		if v := WeightActivity * math.Log1p(float64(n)) / math.Log1p(float64(most)); v > 0.0005 {
-			add(fmt.Sprintf("changed by %d commit%s", n, plural(n)), v)
-			j.base += v
+	if e.oneLine {
+		if n, most := e.opts.History.Touches(j.cand.Path); n > 0 && most > 1 {
+			if v := WeightActivity * math.Log1p(float64(n)) / math.Log1p(float64(most)); v > 0.0005 {
+				add(fmt.Sprintf("changed by %d commit%s", n, plural(n)), v)
+				j.base += v
+			}
 		}
 	}
 	if h, ok := e.past[j.cand.Path]; ok {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hone-dev/hone/internal/history"
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/syntax"
 	"github.com/hone-dev/hone/internal/tokenize"
@@ -226,4 +227,28 @@ func (e *Evaluator) support(js []*judged, stands map[string][]string) {
 			e.scores[c.j.cand.Path] = plainScore{plain: c.j.plain, score: s}
 		}
 	}
+}
+
+// partner returns how p changed with file peer in the commit history, when
+// it is one of peer's MaxPartners most frequent partners.
+func (e *Evaluator) partner(peer index.ID, p string) (history.Partner, bool) {
+	if e.opts.History == nil {
+		return history.Partner{}, false
+	}
+	pp := e.ix.File(peer).Path
+	e.memoMu.Lock()
+	ps, ok := e.partners[pp]
+	e.memoMu.Unlock()
+	if !ok {
+		ps = e.opts.History.Partners(pp, MaxPartners)
+		e.memoMu.Lock()
+		e.partners[pp] = ps
+		e.memoMu.Unlock()
+	}
+	for _, pt := range ps {
+		if pt.Path == p {
+			return pt, true
+		}
+	}
+	return history.Partner{}, false
 }
