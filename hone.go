@@ -510,6 +510,11 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 	lo.SetDefaults()
 	if stepwise {
 		lo.Rejudge = false
+		if lo.Pool == 0 {
+			// The judge reads hone's ranking of the searcher's first
+			// DefaultCandidates, a page at a time, as Retrieve ranks them.
+			lo.Pool = loop.DefaultCandidates
+		}
 	} else if opts.Evaluator == nil {
 		lo.Rejudge = true
 	}

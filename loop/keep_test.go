@@ -291,3 +291,43 @@ func TestSessionNothingRelated(t *testing.T) {
 		t.Errorf("Done() = %q", why)
 	}
 }
+
+// TestSessionPool: with a Pool larger than Candidates, the evidence judges
+// the searcher's first Pool files and the best it ranks are offered, a file
+// a focus area brought in kept whatever its rank; the next cycle offers the next page of that
+// ranking, not the searcher's.
+func TestSessionPool(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7"}, focus: []string{"named"}}
+	evidence := tableEvaluator{"s1": 0.2, "s2": 0.3, "s3": 0.9, "s4": 0.1, "s5": 0.7, "s6": 0.8, "s7": 0.95, "named": 0.4}
+	sess, err := NewSession(ctx, "task", s, &fakeRefiner{emptyFrom: 1}, Options{Candidates: 3, Pool: 6, MaxCycles: 3, Evidence: evidence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := sess.Dispatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// s7 is beyond the pool of 6: the evidence never sees it in cycle 1.
+	if diff := cmp.Diff([]string{"s3", "s6", "named"}, paths(c1)); diff != "" {
+		t.Fatalf("cycle 1 (-want +got): the named file kept, the evidence's best of the pool, in its order\n%s", diff)
+	}
+	if s.limits[0] != 6 {
+		t.Errorf("cycle 1 asked the searcher for %d files, want the pool of 6", s.limits[0])
+	}
+	evals := []Evaluation{{Path: "s3", Relevance: 0.9}, {Path: "s6", Relevance: 0.9}, {Path: "named", Relevance: 0.1}}
+	if _, err := sess.Judge(ctx, evals); err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"s7", "s5", "s2"}, paths(c2)); diff != "" {
+		t.Fatalf("cycle 2 (-want +got): the next page of the evidence's ranking\n%s", diff)
+	}
+
+	// Without a pool, the searcher's order stands.
+	s = &viaSearcher{ranked: []string{"s1", "s2", "s3", "s4"}}
+	sess, _ = NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 2, Evidence: evidence})
+	if c, _ := sess.Dispatch(ctx); !cmp.Equal([]string{"s1", "s2"}, paths(c)) {
+		t.Errorf("without Pool: %v, want the searcher's first two", paths(c))
+	}
+}

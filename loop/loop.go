@@ -257,6 +257,12 @@ type Options struct {
 	// does not count toward the stop rule and is offered once more for a
 	// second look, whose judgment stands.
 	Evidence Evaluator `json:"-"`
+	// Pool, when above Candidates and Evidence is set, is how many files
+	// not judged yet DISPATCH asks the Searcher for: the evidence judges them
+	// all and the Candidates it ranks best are offered (the files a focus area
+	// brought in first). A judge then reads hone's own ranking, not the
+	// Searcher's, page by page. Zero: the Searcher's order.
+	Pool int
 }
 
 // When hone's own evidence disputes a judgment. Its relevance is calibrated
@@ -400,7 +406,12 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	}
 	// Ask for as many more as were judged: the judged ones are dropped, so the
 	// cycle goes down the ranking.
-	cands, err := s.searcher.Search(ctx, s.query, s.opts.Candidates+len(s.judged))
+	pool := s.opts.Candidates
+	ranked := s.opts.Evidence != nil && s.opts.Pool > pool
+	if ranked {
+		pool = s.opts.Pool
+	}
+	cands, err := s.searcher.Search(ctx, s.query, pool+len(s.judged))
 	if err != nil {
 		return nil, fmt.Errorf("loop: dispatch: %w", err)
 	}
@@ -425,9 +436,18 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	if len(second) > s.opts.Candidates {
 		second = second[:s.opts.Candidates]
 	}
-	fresh = capCandidates(fresh, s.opts.Candidates-len(second))
-	if err := s.weigh(ctx, fresh); err != nil {
-		return nil, err
+	if ranked {
+		// hone's evidence judges the whole pool and picks the page offered.
+		if err := s.weigh(ctx, fresh); err != nil {
+			return nil, err
+		}
+		sort.SliceStable(fresh, func(a, b int) bool { return s.evidence[fresh[a].Path] > s.evidence[fresh[b].Path] })
+		fresh = capCandidates(fresh, s.opts.Candidates-len(second))
+	} else {
+		fresh = capCandidates(fresh, s.opts.Candidates-len(second))
+		if err := s.weigh(ctx, fresh); err != nil {
+			return nil, err
+		}
 	}
 	s.pending = append(second, fresh...)
 	return append([]Candidate(nil), s.pending...), nil
@@ -477,8 +497,8 @@ func (s *Session) dispute(e Evaluation) {
 
 // capCandidates keeps at most limit candidates: every one a focus area
 // brought in (a file the task names, a symbol's definition) first, in the
-// searcher's order, then the best ranked others; the result keeps the
-// searcher's order.
+// order given, then the best ranked others; the result keeps the order
+// given.
 func capCandidates(cands []Candidate, limit int) []Candidate {
 	if len(cands) <= limit {
 		return cands

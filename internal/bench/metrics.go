@@ -25,6 +25,9 @@ func top(ranked []string, k int) []string {
 // top k; when there are more gold files than k, 1 when the top k are k gold
 // files. Otherwise 0.
 func AccAt(ranked, gold []string, k int) float64 {
+	if k <= 0 {
+		return 0 // nothing read finds nothing
+	}
 	g := goldSet(gold)
 	t := top(ranked, k)
 	in := 0

@@ -33,6 +33,7 @@ func TestRankMetrics(t *testing.T) {
 		{"short ranking, gold in it", []string{"a"}, []string{"a"}, 5, 1, 1, 1},
 		{"short ranking, more gold than k", []string{"a"}, []string{"a", "b"}, 1, 1, 1, 0.5},
 		{"empty ranking", nil, []string{"a"}, 5, 0, 0, 0},
+		{"k=0, nothing read", ranked, []string{"a"}, 0, 0, 0, 0},
 		{"ranking shorter than k with more gold than k", []string{"a"}, []string{"a", "b", "c"}, 2, 0, 1, 1.0 / 3},
 	}
 	for _, tt := range tests {
