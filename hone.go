@@ -651,6 +651,23 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	if err != nil {
 		return nil, err
 	}
+	if w.opts.Pool > w.opts.Candidates && w.opts.Prior == nil && !opts.Baseline {
+		// The judge reads hone's own final ranking first: the offline loop
+		// runs once (tens of milliseconds), and its evaluator, which holds
+		// the task's yardstick, weighs what the judge's queries bring.
+		off := opts
+		off.Evaluator = nil
+		off.Loop.Candidates = w.opts.Pool
+		ow, err := r.wire(ix, text, off, false)
+		if err != nil {
+			return nil, err
+		}
+		lr, err := loop.Run(ctx, text, ow.searcher, ow.evaluator, ow.refiner, ow.opts)
+		if err != nil {
+			return nil, err
+		}
+		w.opts.Prior, w.opts.Evidence = lr.Ranked, ow.evaluator
+	}
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
 }
 

@@ -312,6 +312,11 @@ func TestSessionPool(t *testing.T) {
 	if diff := cmp.Diff([]string{"s3", "s6", "named"}, paths(c1)); diff != "" {
 		t.Fatalf("cycle 1 (-want +got): the named file kept, the evidence's best of the pool, in its order\n%s", diff)
 	}
+	for _, c := range c1 {
+		if c.Evidence != evidence[c.Path] {
+			t.Errorf("cycle 1 offers %s with evidence %.2f, want the evidence's %.2f", c.Path, c.Evidence, evidence[c.Path])
+		}
+	}
 	if s.limits[0] != 6 {
 		t.Errorf("cycle 1 asked the searcher for %d files, want the pool of 6", s.limits[0])
 	}
@@ -329,5 +334,64 @@ func TestSessionPool(t *testing.T) {
 	sess, _ = NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 2, Evidence: evidence})
 	if c, _ := sess.Dispatch(ctx); !cmp.Equal([]string{"s1", "s2"}, paths(c)) {
 		t.Errorf("without Pool: %v, want the searcher's first two", paths(c))
+	}
+}
+
+// TestSessionPrior: hone's own ranking (Prior) competes with the pool at
+// its relevance, which the evidence does not weigh again; a prior file the
+// searcher no longer proposes is still offered, and a session whose
+// searcher finds nothing goes on with the prior.
+func TestSessionPrior(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"s1", "s2", "s3"}}
+	// The evaluator would put p1 low: the prior's 0.9 stands.
+	evidence := tableEvaluator{"s1": 0.5, "s2": 0.95, "s3": 0.3, "p1": 0.1}
+	prior := []Evaluation{{Path: "p1", Relevance: 0.9}, {Path: "s3", Relevance: 0.6}, {Path: "p2", Relevance: 0.2}}
+	sess, err := NewSession(ctx, "task", s, &fakeRefiner{emptyFrom: 1}, Options{Candidates: 2, Pool: 5, MaxCycles: 3, Evidence: evidence, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"s2", "p1"}, paths(c1)); diff != "" {
+		t.Fatalf("cycle 1 (-want +got): the pool and the prior ranked together\n%s", diff)
+	}
+	if c1[1].Evidence != 0.9 {
+		t.Errorf("p1 offered with evidence %.2f, want the prior's 0.90", c1[1].Evidence)
+	}
+	if _, err := sess.Judge(ctx, []Evaluation{{Path: "s2", Relevance: 0.9}, {Path: "p1", Relevance: 0.9}}); err != nil {
+		t.Fatal(err)
+	}
+	s.ranked = nil // the refined query matches nothing: the prior goes on
+	c2, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"s3", "p2"}, paths(c2)); diff != "" {
+		t.Fatalf("cycle 2 (-want +got): the prior's next files\n%s", diff)
+	}
+}
+
+// TestSessionPriorFocus: with hone's ranking as the prior, a file the task's
+// own focus areas bring in competes on its evidence (the evidence read the
+// task already); a file a refinement brought in (the judge's terms,
+// requests, neighbours) goes first.
+func TestSessionPriorFocus(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"s1", "s2", "s3"}, focus: []string{"named"}}
+	evidence := tableEvaluator{"s1": 0.9, "s2": 0.8, "s3": 0.3, "named": 0.2, "nb": 0.1}
+	prior := []Evaluation{{Path: "s1", Relevance: 0.9}, {Path: "s2", Relevance: 0.8}, {Path: "named", Relevance: 0.2}}
+	r := &fakeRefiner{initial: Query{FocusAreas: []string{FocusFile + "named"}}, emptyFrom: 9}
+	sess, err := NewSession(ctx, "task", s, r, Options{Candidates: 2, Pool: 5, MaxCycles: 3, Evidence: evidence, Prior: prior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"s1", "s2"}, paths(c1)); diff != "" {
+		t.Fatalf("cycle 1 (-want +got): the task's named file competes on its evidence\n%s", diff)
+	}
+	if _, err := sess.Judge(ctx, []Evaluation{{Path: "s1", Relevance: 0.9}, {Path: "s2", Relevance: 0.9}}); err != nil {
+		t.Fatal(err)
+	}
+	s.focus = []string{"named", "nb"} // a refinement's focus area brings nb
+	c2, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"s3", "nb"}, paths(c2)); diff != "" {
+		t.Fatalf("cycle 2 (-want +got): the refinement's file first, then the evidence's best\n%s", diff)
 	}
 }

@@ -35,6 +35,17 @@
 // offered again and re-scored with the refined query, the latest judgment
 // winning.
 //
+// # What a judge reads first
+//
+// A judge should find at least what hone's own ranking holds at the same
+// reading cost. With Options.Pool and Options.Prior (hone wires both for a
+// stepwise session), each cycle's page is the best of hone's own final
+// ranking (Prior) not judged yet and of a pool of the refined query's
+// files, ordered by hone's evidence; what a refinement brought in from the
+// judgments (the judge's terms and requests, the neighbours of files it
+// found related) goes first. Cycle 1 is thus hone's top page, and each later
+// cycle what the judgments point to, then the next page.
+//
 // The loop knows no concrete Searcher, Evaluator or Refiner; hone wires them in
 // one place. A Session exposes the loop one step at a time, so that a caller
 // (an agent over MCP) can be the Evaluator itself.
@@ -45,6 +56,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -121,6 +133,9 @@ type Candidate struct {
 	// Via lists the focus areas that brought the file in, or, first, why a
 	// judged file is offered again (SecondLook).
 	Via []string
+	// Evidence is hone's own relevance of the file (Options.Evidence), set
+	// by a Session's Dispatch when it weighed the file; otherwise 0.
+	Evidence float64
 }
 
 // SecondLook prefixes the Via of a judged file offered once more because
@@ -263,6 +278,15 @@ type Options struct {
 	// brought in first). A judge then reads hone's own ranking, not the
 	// Searcher's, page by page. Zero: the Searcher's order.
 	Pool int
+	// Prior is hone's own ranking of the task, best first (its offline
+	// loop's Result.Ranked, from the same evaluator as Evidence). With Pool,
+	// DISPATCH ranks the files of Prior not judged yet beside the Searcher's
+	// pool, each at its relevance there, which is also the evidence its
+	// judgment is weighed against: the judge reads hone's final ranking
+	// first, and what the judge's refined queries bring competes with it.
+	// A file's evidence is found once: from Prior, else the first time the
+	// pool holds it.
+	Prior []Evaluation `json:"-"`
 }
 
 // When hone's own evidence disputes a judgment. Its relevance is calibrated
@@ -348,6 +372,8 @@ type Session struct {
 	disputed map[string]string  // judgments the evidence disputes, awaiting a second look: why
 	looked   map[string]bool    // files given their second look
 	extra    bool               // the cycle beyond MaxCycles that only gives second looks
+	prior    []string           // Options.Prior's paths, best first
+	initial  map[string]bool    // the first query's focus areas
 }
 
 // NewSession starts a loop for task and builds its first query.
@@ -360,9 +386,28 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 	if err != nil {
 		return nil, fmt.Errorf("loop: initial query: %w", err)
 	}
-	return &Session{task: task, searcher: s, refiner: r, opts: opts, query: q,
+	sess := &Session{task: task, searcher: s, refiner: r, opts: opts, query: q,
 		judged: map[string]Evaluation{}, order: map[string]int{},
-		evidence: map[string]float64{}, disputed: map[string]string{}, looked: map[string]bool{}}, nil
+		evidence: map[string]float64{}, disputed: map[string]string{}, looked: map[string]bool{}}
+	if sess.pooled() {
+		sess.initial = map[string]bool{}
+		for _, f := range q.FocusAreas {
+			sess.initial[f] = true
+		}
+		for _, e := range opts.Prior {
+			if _, ok := sess.evidence[e.Path]; !ok {
+				sess.evidence[e.Path] = clamp01(e.Relevance)
+				sess.prior = append(sess.prior, e.Path)
+			}
+		}
+	}
+	return sess, nil
+}
+
+// pooled reports whether DISPATCH ranks a pool by hone's evidence
+// (Options.Pool).
+func (s *Session) pooled() bool {
+	return !s.opts.Rejudge && s.opts.Evidence != nil && s.opts.Pool > s.opts.Candidates
 }
 
 // Query returns the query the next Dispatch runs.
@@ -407,7 +452,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	// Ask for as many more as were judged: the judged ones are dropped, so the
 	// cycle goes down the ranking.
 	pool := s.opts.Candidates
-	ranked := s.opts.Evidence != nil && s.opts.Pool > pool
+	ranked := s.pooled()
 	if ranked {
 		pool = s.opts.Pool
 	}
@@ -421,12 +466,24 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 			fresh = append(fresh, c)
 		}
 	}
+	if ranked {
+		// hone's own ranking: its files not judged yet compete with the pool.
+		in := make(map[string]bool, len(fresh))
+		for _, c := range fresh {
+			in[c.Path] = true
+		}
+		for _, p := range s.prior {
+			if _, judged := s.judged[p]; !judged && !in[p] {
+				fresh = append(fresh, Candidate{Path: p})
+			}
+		}
+	}
 	second := s.secondLooks()
 	if s.extra {
 		fresh = nil // the extra cycle only gives second looks
 	}
 	switch {
-	case len(second) == 0 && len(cands) == 0:
+	case len(second) == 0 && len(cands) == 0 && len(fresh) == 0:
 		s.stopped = fmt.Sprintf("cycle %d: the query matched no file", s.Cycle())
 		return nil, nil
 	case len(second) == 0 && len(fresh) == 0:
@@ -437,19 +494,32 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 		second = second[:s.opts.Candidates]
 	}
 	if ranked {
-		// hone's evidence judges the whole pool and picks the page offered.
-		if err := s.weigh(ctx, fresh); err != nil {
+		// hone's evidence judges the whole pool, beside its own ranking
+		// (Prior), and picks the page offered.
+		var unweighed []Candidate
+		for _, c := range fresh {
+			if _, ok := s.evidence[c.Path]; !ok {
+				unweighed = append(unweighed, c)
+			}
+		}
+		if err := s.weigh(ctx, unweighed); err != nil {
 			return nil, err
 		}
 		sort.SliceStable(fresh, func(a, b int) bool { return s.evidence[fresh[a].Path] > s.evidence[fresh[b].Path] })
-		fresh = capCandidates(fresh, s.opts.Candidates-len(second))
+		// The task's own focus areas are in the evidence already: only
+		// what a refinement brought in (the judge's terms, requests and
+		// neighbours) goes before hone's ranking.
+		fresh = capCandidates(fresh, s.opts.Candidates-len(second), s.initial)
 	} else {
-		fresh = capCandidates(fresh, s.opts.Candidates-len(second))
+		fresh = capCandidates(fresh, s.opts.Candidates-len(second), nil)
 		if err := s.weigh(ctx, fresh); err != nil {
 			return nil, err
 		}
 	}
 	s.pending = append(second, fresh...)
+	for i := range s.pending {
+		s.pending[i].Evidence = s.evidence[s.pending[i].Path]
+	}
 	return append([]Candidate(nil), s.pending...), nil
 }
 
@@ -498,15 +568,15 @@ func (s *Session) dispute(e Evaluation) {
 // capCandidates keeps at most limit candidates: every one a focus area
 // brought in (a file the task names, a symbol's definition) first, in the
 // order given, then the best ranked others; the result keeps the order
-// given.
-func capCandidates(cands []Candidate, limit int) []Candidate {
+// given. A focus area in ignore gives no priority.
+func capCandidates(cands []Candidate, limit int, ignore map[string]bool) []Candidate {
 	if len(cands) <= limit {
 		return cands
 	}
 	keep := make([]bool, len(cands))
 	n := 0
 	for i, c := range cands {
-		if len(c.Via) > 0 && n < limit {
+		if n < limit && slices.ContainsFunc(c.Via, func(v string) bool { return !ignore[v] }) {
 			keep[i] = true
 			n++
 		}

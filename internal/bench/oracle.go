@@ -14,7 +14,8 @@ package bench
 //
 // The figures it records per cycle, cumulative, are the gold files offered so
 // far, the candidates offered and the excerpt tokens a judge would have read
-// (a file's excerpt counted once per session, as its length in bytes / 4);
+// (as their length in bytes / 4; a second look's longer excerpt counted
+// too, as the judge reads it again);
 // beside them, the offline ranking read in pages: the Acc@k of hone's default
 // ranking of the instance, k the number of candidates the session offered.
 
@@ -95,6 +96,17 @@ type OracleRun struct {
 	// PagesAcc is the offline ranking's Acc@k, k the candidates offered in
 	// all (the last cycle's Offered).
 	PagesAcc float64 `json:"pages_acc"`
+	// Pages are what each cycle offered, in the order offered.
+	Pages [][]OracleOffer `json:"pages"`
+}
+
+// OracleOffer is one candidate a session offered.
+type OracleOffer struct {
+	Path string `json:"path"`
+	// Evidence is hone's own relevance of the file when it was offered.
+	Evidence float64 `json:"evidence"`
+	// Second marks a second look.
+	Second bool `json:"second,omitempty"`
 }
 
 // OracleCycle are a session's figures up to the end of one cycle.
@@ -105,7 +117,8 @@ type OracleCycle struct {
 	Distinct int `json:"distinct"`
 	// Gold is the number of gold files offered.
 	Gold int `json:"gold"`
-	// Tokens are the excerpt tokens a judge read.
+	// Tokens are the excerpt tokens a judge read, a second look's longer
+	// excerpt included.
 	Tokens int `json:"tokens"`
 	// Flipped counts the judgments turned over.
 	Flipped int `json:"flipped"`
@@ -185,22 +198,26 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 			break
 		}
 		terms := sess.Query().Terms()
+		page := make([]OracleOffer, 0, len(cands))
 		for _, c := range cands {
+			page = append(page, OracleOffer{Path: c.Path, Evidence: c.Evidence, Second: c.SecondLook()})
 			cum.Offered++
-			if read[c.Path] {
-				continue
+			if !read[c.Path] {
+				read[c.Path] = true
+				cum.Distinct++
+				if gold[c.Path] {
+					cum.Gold++
+				}
 			}
-			read[c.Path] = true
-			cum.Distinct++
-			if gold[c.Path] {
-				cum.Gold++
-			}
-			view, err := repo.View(c.Path, terms, hone.ViewOptions{Budget: OracleExcerptTokens})
+			// A second look shows the file again, at a larger budget: the
+			// judge reads it again.
+			view, err := repo.View(c.Path, terms, hone.ViewOptions{Budget: hone.ExcerptBudget(c)})
 			if err != nil {
 				view = "(no excerpt: " + err.Error() + ")" // what the MCP server shows
 			}
 			cum.Tokens += len(view) / 4
 		}
+		run.Pages = append(run.Pages, page)
 		evals, flipped := o.judge(cands)
 		cum.Flipped += flipped
 		run.Cycles = append(run.Cycles, cum)

@@ -176,7 +176,7 @@ Read the files in order of relevance; files below 0.5 are usually not needed. Ta
 		guard(s, s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and at most max_candidates (default 15) candidate files, the files the task names included, each with a short excerpt (about 300 tokens) (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
+		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and at most max_candidates (default 15) candidate files, the next page of hone's own ranking of the task (the files the task names count toward the limit) after what your judgments asked for, each with a short excerpt (about 300 tokens) (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
 		guard(s, s.start))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
