@@ -395,3 +395,51 @@ func TestSessionPriorFocus(t *testing.T) {
 		t.Fatalf("cycle 2 (-want +got): the refinement's file first, then the evidence's best\n%s", diff)
 	}
 }
+
+// TestSessionEnough: once the judge found a file hone's evidence does not
+// dispute, a page of files the evidence rates below EvidenceFloor is not
+// offered and the session says why; a critical gap, a file the evidence
+// rates at the floor, or a file a refinement brought in keeps it going.
+func TestSessionEnough(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		evidence tableEvaluator
+		focus    []string
+		critical bool
+		want     []string // cycle 2's page; nil: the session ends
+	}{
+		{"nothing left worth a page", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, false, nil},
+		{"a file at the floor", tableEvaluator{"a": 0.9, "b": 0.5, "c": 0.3}, nil, false, []string{"b", "c"}},
+		{"a critical gap", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, true, []string{"b", "c"}},
+		{"the judge asked", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, []string{"b", "n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &viaSearcher{ranked: []string{"a", "b", "c"}}
+			sess, err := NewSession(ctx, "task", s, &fakeRefiner{emptyFrom: 9}, Options{Candidates: 1, Pool: 3, MaxCycles: 3, Evidence: tt.evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c1, _ := sess.Dispatch(ctx); !cmp.Equal([]string{"a"}, paths(c1)) {
+				t.Fatalf("cycle 1 = %v, want [a]", paths(c1))
+			}
+			if _, err := sess.Judge(ctx, []Evaluation{{Path: "a", Relevance: 0.9, Critical: tt.critical}}); err != nil {
+				t.Fatal(err)
+			}
+			s.focus = tt.focus
+			sess.opts.Candidates = 2
+			c2, err := sess.Dispatch(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := paths(c2); len(got) != len(tt.want) || (len(got) > 0 && !cmp.Equal(tt.want, got)) {
+				t.Errorf("cycle 2 = %v, want %v", got, tt.want)
+			}
+			done, why := sess.Done()
+			if done != (tt.want == nil) || (done && !strings.Contains(why, "hone rates no file left at 0.50 or more (found a; best left b at 0.40)")) {
+				t.Errorf("Done() = %v, %q", done, why)
+			}
+		})
+	}
+}

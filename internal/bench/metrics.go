@@ -129,13 +129,17 @@ func Percentile(xs []int64, p float64) float64 {
 	return float64(s[r-1])
 }
 
-var number = regexp.MustCompile(`\d+(\.\d+)?`)
+var (
+	number = regexp.MustCompile(`\d+(\.\d+)?`)
+	detail = regexp.MustCompile(`\s*\([^()]*\)`)
+)
 
-// StopKind is a stop reason with its numbers replaced by N, so that reasons
-// of one kind count together: "cycle 2 brought no new file" -> "cycle N
-// brought no new file".
+// StopKind is a stop reason with its numbers replaced by N and its details
+// in parentheses (the files it names) left out, so that reasons of one kind
+// count together: "cycle 2 brought no new file" -> "cycle N brought no new
+// file".
 func StopKind(stopped string) string {
-	return number.ReplaceAllString(stopped, "N")
+	return number.ReplaceAllString(detail.ReplaceAllString(stopped, ""), "N")
 }
 
 func b2f(b bool) float64 {

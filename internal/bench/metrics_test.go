@@ -129,6 +129,8 @@ func TestStopKind(t *testing.T) {
 		{"cycle 2: 4 files at or above 0.70 and no critical gap", "cycle N: N files at or above N and no critical gap"},
 		{"cycle 3 brought no new file", "cycle N brought no new file"},
 		{"cycle 3: reached --cycles 3 with 1 of 3 files at or above 0.70", "cycle N: reached --cycles N with N of N files at or above N"},
+		{"after cycle 1: the judge found a relevant file and hone rates no file left at 0.50 or more (found a/b2.go; best left c.go at 0.42)",
+			"after cycle N: the judge found a relevant file and hone rates no file left at N or more"},
 	}
 	for _, tt := range tests {
 		if got := StopKind(tt.in); got != tt.want {
