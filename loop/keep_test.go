@@ -386,7 +386,8 @@ func TestSessionPriorFocus(t *testing.T) {
 	if diff := cmp.Diff([]string{"s1", "s2"}, paths(c1)); diff != "" {
 		t.Fatalf("cycle 1 (-want +got): the task's named file competes on its evidence\n%s", diff)
 	}
-	if _, err := sess.Judge(ctx, []Evaluation{{Path: "s1", Relevance: 0.9}, {Path: "s2", Relevance: 0.9}}); err != nil {
+	// The judge names what it still misses: the session goes on.
+	if _, err := sess.Judge(ctx, []Evaluation{{Path: "s1", Relevance: 0.9, MissingContext: []string{"caller of s1"}}, {Path: "s2", Relevance: 0.9}}); err != nil {
 		t.Fatal(err)
 	}
 	s.focus = []string{"named", "nb"} // a refinement's focus area brings nb
@@ -398,8 +399,9 @@ func TestSessionPriorFocus(t *testing.T) {
 
 // TestSessionEnough: once the judge found a file hone's evidence does not
 // dispute, a page of files the evidence rates below EvidenceFloor is not
-// offered and the session says why; a critical gap, a file the evidence
-// rates at the floor, or a file a refinement brought in keeps it going.
+// offered and the session says why, whatever a refinement brought in on its
+// own; a critical gap, a file the evidence rates at the floor, or a judge
+// that named what it still wants keeps it going.
 func TestSessionEnough(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
@@ -407,12 +409,14 @@ func TestSessionEnough(t *testing.T) {
 		evidence tableEvaluator
 		focus    []string
 		critical bool
+		terms    []string
 		want     []string // cycle 2's page; nil: the session ends
 	}{
-		{"nothing left worth a page", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, false, nil},
-		{"a file at the floor", tableEvaluator{"a": 0.9, "b": 0.5, "c": 0.3}, nil, false, []string{"b", "c"}},
-		{"a critical gap", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, true, []string{"b", "c"}},
-		{"the judge asked", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, []string{"b", "n"}},
+		{"nothing left worth a page", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, false, nil, nil},
+		{"a refinement's neighbour does not keep it going", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, nil, nil},
+		{"a file at the floor", tableEvaluator{"a": 0.9, "b": 0.5, "c": 0.3}, nil, false, nil, []string{"b", "c"}},
+		{"a critical gap", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, true, nil, []string{"b", "c"}},
+		{"the judge named terms", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, []string{"Throttle"}, []string{"b", "n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -424,7 +428,7 @@ func TestSessionEnough(t *testing.T) {
 			if c1, _ := sess.Dispatch(ctx); !cmp.Equal([]string{"a"}, paths(c1)) {
 				t.Fatalf("cycle 1 = %v, want [a]", paths(c1))
 			}
-			if _, err := sess.Judge(ctx, []Evaluation{{Path: "a", Relevance: 0.9, Critical: tt.critical}}); err != nil {
+			if _, err := sess.Judge(ctx, []Evaluation{{Path: "a", Relevance: 0.9, Critical: tt.critical, Terms: tt.terms}}); err != nil {
 				t.Fatal(err)
 			}
 			s.focus = tt.focus

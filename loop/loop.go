@@ -382,6 +382,7 @@ type Session struct {
 	extra    bool               // the cycle beyond MaxCycles that only gives second looks
 	prior    []string           // Options.Prior's paths, best first
 	initial  map[string]bool    // the first query's focus areas
+	asked    bool               // the last judgments named missing context, terms or requests
 }
 
 // NewSession starts a loop for task and builds its first query.
@@ -541,9 +542,9 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 
 // enough reports whether the judge has found what it needs and hone's
 // evidence rates nothing left worth a page: a file judged at or above the
-// threshold that the evidence does not dispute, no critical gap, no
-// candidate a refinement brought in (the judge asked for it), and no fresh
-// candidate at EvidenceFloor or more. fresh is sorted by evidence.
+// threshold that the evidence does not dispute, no critical gap, nothing
+// the judge's last answer asked for (missing context, terms, requests), and
+// no fresh candidate at EvidenceFloor or more. fresh is sorted by evidence.
 func (s *Session) enough(fresh []Candidate) (string, bool) {
 	if s.extra || len(s.cycles) == 0 {
 		return "", false
@@ -563,8 +564,11 @@ func (s *Session) enough(fresh []Candidate) (string, bool) {
 	if found == "" {
 		return "", false
 	}
+	if s.asked {
+		return "", false
+	}
 	for _, c := range fresh {
-		if s.evidence[c.Path] >= EvidenceFloor || slices.ContainsFunc(c.Via, func(v string) bool { return !s.initial[v] }) {
+		if s.evidence[c.Path] >= EvidenceFloor {
 			return "", false
 		}
 	}
@@ -738,6 +742,10 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	}
 	requests := s.requests
 	s.requests = nil
+	s.asked = len(requests) > 0
+	for _, e := range clean {
+		s.asked = s.asked || len(e.MissingContext) > 0 || len(e.Terms) > 0
+	}
 	next, ref, err := s.refiner.Refine(ctx, RefineInput{Task: s.task, Cycle: last.N, Query: s.query.Clone(),
 		Evaluations: clean, Judged: s.Judged(), Requests: requests})
 	if err != nil {
