@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -404,6 +405,7 @@ func TestSessionPriorFocus(t *testing.T) {
 // that named what it still wants keeps it going.
 func TestSessionEnough(t *testing.T) {
 	ctx := context.Background()
+	below, c := EvidenceFloor-0.1, EvidenceFloor-0.2
 	tests := []struct {
 		name     string
 		evidence tableEvaluator
@@ -412,11 +414,11 @@ func TestSessionEnough(t *testing.T) {
 		terms    []string
 		want     []string // cycle 2's page; nil: the session ends
 	}{
-		{"nothing left worth a page", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, false, nil, nil},
-		{"a refinement's neighbour does not keep it going", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, nil, nil},
-		{"a file at the floor", tableEvaluator{"a": 0.9, "b": 0.5, "c": 0.3}, nil, false, nil, []string{"b", "c"}},
-		{"a critical gap", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3}, nil, true, nil, []string{"b", "c"}},
-		{"the judge named terms", tableEvaluator{"a": 0.9, "b": 0.4, "c": 0.3, "n": 0.1}, []string{"n"}, false, []string{"Throttle"}, []string{"b", "n"}},
+		{"nothing left worth a page", tableEvaluator{"a": 0.9, "b": below, "c": c}, nil, false, nil, nil},
+		{"a refinement's neighbour does not keep it going", tableEvaluator{"a": 0.9, "b": below, "c": c, "n": 0.05}, []string{"n"}, false, nil, nil},
+		{"a file at the floor", tableEvaluator{"a": 0.9, "b": EvidenceFloor, "c": c}, nil, false, nil, []string{"b", "c"}},
+		{"a critical gap", tableEvaluator{"a": 0.9, "b": below, "c": c}, nil, true, nil, []string{"b", "c"}},
+		{"the judge named terms", tableEvaluator{"a": 0.9, "b": below, "c": c, "n": 0.05}, []string{"n"}, false, []string{"Throttle"}, []string{"b", "n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -441,7 +443,7 @@ func TestSessionEnough(t *testing.T) {
 				t.Errorf("cycle 2 = %v, want %v", got, tt.want)
 			}
 			done, why := sess.Done()
-			if done != (tt.want == nil) || (done && !strings.Contains(why, "hone rates no file left at 0.50 or more (found a; best left b at 0.40)")) {
+			if done != (tt.want == nil) || (done && !strings.Contains(why, fmt.Sprintf("hone rates no file left at %.2f or more (found a; best left b at %.2f)", EvidenceFloor, below))) {
 				t.Errorf("Done() = %v, %q", done, why)
 			}
 		})
