@@ -246,8 +246,11 @@ type OracleFigures struct {
 	Label string  `json:"label"`
 	Flip  float64 `json:"flip"`
 	N     int     `json:"n"`
-	// Failed instances have no session.
+	// Failed instances have no session; Empty ones a session that offered
+	// nothing (the task's query matched no file). Both count as misses and
+	// are left out of the means.
 	Failed int `json:"failed"`
+	Empty  int `json:"empty"`
 	// Cycles are the cumulative figures after each cycle, a session that
 	// stopped earlier counted with its last figures.
 	Cycles []OracleCycleFigures `json:"cycles"`
@@ -305,8 +308,12 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 	for _, in := range insts {
 		f.N++
 		s, r := sessions[in.ID], runs[in.ID]
-		if s == nil || r == nil || len(s.Cycles) == 0 {
+		if s == nil || r == nil {
 			f.Failed++
+			continue
+		}
+		if len(s.Cycles) == 0 {
+			f.Empty++
 			continue
 		}
 		all := func(c OracleCycle) bool { return c.Gold == len(goldSet(in.Gold)) && c.Gold > 0 }
@@ -340,7 +347,7 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 		f.CyclesUsed[len(s.Cycles)]++
 		f.Stops[StopKind(s.Stopped)]++
 	}
-	ran := f.N - f.Failed
+	ran := f.N - f.Failed - f.Empty
 	for i := range f.Cycles {
 		cf := &f.Cycles[i]
 		cf.Cycle = i + 1
@@ -377,7 +384,7 @@ func writeOracle(w io.Writer, f *OracleFigures) error {
 	if f == nil {
 		return nil
 	}
-	fmt.Fprintf(w, "\n%s: a SIMULATION from the gold files, not a real judge (n=%d, failed %d):\n", f.Label, f.N, f.Failed)
+	fmt.Fprintf(w, "\n%s: a SIMULATION from the gold files, not a real judge (n=%d, failed %d, offered nothing %d):\n", f.Label, f.N, f.Failed, f.Empty)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cycle\trunning\tall gold offered %\tany gold %\tcandidates\tfiles\texcerpt tokens mean\tmedian\tranking in pages Acc@k %\t")
 	for _, c := range f.Cycles {

@@ -275,3 +275,15 @@ func TestBenchOracle(t *testing.T) {
 		t.Errorf("oracle:0.2 after oracle: ran %d, flip %v; want 1, 0.2", s.Ran, s.Oracle.Flip)
 	}
 }
+
+// TestScoreOracleEmpty: a session that offered nothing (the task's query
+// matched no file) is not a failure; both count as misses.
+func TestScoreOracleEmpty(t *testing.T) {
+	insts := []Instance{{ID: "empty", Gold: []string{"g.py"}}, {ID: "failed", Gold: []string{"g.py"}}}
+	runs := map[string]*Run{"empty": {Ranked: []string{}}}
+	sessions := map[string]*OracleRun{"empty": {Cycles: []OracleCycle{}, Files: []string{}, Stopped: "cycle 1: the query matched no file"}}
+	f := ScoreOracle(Judge{}, insts, runs, sessions)
+	if f.N != 2 || f.Failed != 1 || f.Empty != 1 || f.SetRecall != 0 {
+		t.Errorf("N %d, failed %d, empty %d, recall %v; want 2, 1, 1, 0", f.N, f.Failed, f.Empty, f.SetRecall)
+	}
+}
