@@ -511,9 +511,10 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 	if stepwise {
 		lo.Rejudge = false
 		if lo.Pool == 0 {
-			// The judge reads hone's ranking of the searcher's first
-			// DefaultCandidates, a page at a time, as Retrieve ranks them.
-			lo.Pool = loop.DefaultCandidates
+			// The judge reads hone's own ranking a page at a time (see
+			// Start): a pool of at least DefaultCandidates, and always
+			// more than a page.
+			lo.Pool = max(loop.DefaultCandidates, 2*lo.Candidates)
 		}
 	} else if opts.Evaluator == nil {
 		lo.Rejudge = true

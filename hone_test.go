@@ -339,3 +339,30 @@ func TestUses(t *testing.T) {
 		t.Errorf("Uses(no/such.ts) = %v, want nil", got)
 	}
 }
+
+// TestStartPagesByEvidence: a stepwise session offers hone's own ranking,
+// best first by its evidence, whatever the page size (40 is the largest the
+// MCP server allows).
+func TestStartPagesByEvidence(t *testing.T) {
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, "testdata/campus-portal", hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	for _, n := range []int{3, 40} {
+		sess, err := repo.Start(ctx, "Fix the enrollment date validation bug", hone.RetrieveOptions{Loop: loop.Options{Candidates: n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands, err := sess.Dispatch(ctx)
+		if err != nil || len(cands) < 3 {
+			t.Fatalf("candidates %d: %d offered, %v", n, len(cands), err)
+		}
+		for i := 1; i < len(cands); i++ {
+			if cands[i].Evidence > cands[i-1].Evidence {
+				t.Errorf("candidates %d: %s (evidence %.2f) offered after %s (%.2f)", n, cands[i].Path, cands[i].Evidence, cands[i-1].Path, cands[i-1].Evidence)
+			}
+		}
+	}
+}
