@@ -98,6 +98,11 @@ type OracleRun struct {
 	PagesAcc float64 `json:"pages_acc"`
 	// Pages are what each cycle offered, in the order offered.
 	Pages [][]OracleOffer `json:"pages"`
+	// Packs are the coverage of the context pack built from the session's
+	// result (its judged files: the selection, then the rest), at each
+	// budget of Options.PackBudgets: what a subagent receives after the
+	// judge's session.
+	Packs []PackCoverage `json:"packs,omitempty"`
 }
 
 // OracleOffer is one candidate a session offered.
@@ -174,7 +179,7 @@ func (o *oracle) judge(cands []loop.Candidate) ([]loop.Evaluation, int) {
 // runOracle drives a stepwise session for the instance with the simulated
 // judge and returns its record; ranked is hone's default ranking of the
 // instance, for the pages baseline.
-func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranked []string) (*OracleRun, error) {
+func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranked []string, budgets []int) (*OracleRun, error) {
 	seed := Seed(in.ID)
 	o := newOracle(in.Gold, j.Flip, seed)
 	sess, err := repo.Start(ctx, in.Problem, hone.RetrieveOptions{Loop: loop.Options{Candidates: OracleCandidates}})
@@ -235,6 +240,13 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	}
 	run.Stopped = res.Stopped
 	run.PagesAcc = AccAt(ranked, in.Gold, run.Offered())
+	for _, b := range budgets {
+		text, err := repo.Pack(&hone.Result{Result: *res}, hone.PackOptions{Budget: b})
+		if err != nil {
+			return nil, fmt.Errorf("oracle: pack at %d tokens: %w", b, err)
+		}
+		run.Packs = append(run.Packs, Cover(text, b, in.Gold, in.GoldHunks))
+	}
 	return run, nil
 }
 
@@ -254,6 +266,9 @@ type OracleFigures struct {
 	// Cycles are the cumulative figures after each cycle, a session that
 	// stopped earlier counted with its last figures.
 	Cycles []OracleCycleFigures `json:"cycles"`
+	// Packs are the packs built from the sessions' results (OracleRun.Packs),
+	// scored as the default run's are.
+	Packs []PackFigures `json:"packs,omitempty"`
 	// Recovered is the share, among the sessions whose cycle 1 did not offer
 	// every gold file, of those that offered them all by the end; -1 when
 	// there is no such session. CycleOneMissed counts them.
@@ -347,6 +362,15 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 		f.CyclesUsed[len(s.Cycles)]++
 		f.Stops[StopKind(s.Stopped)]++
 	}
+	packRuns := map[string]*Run{}
+	for id, s := range sessions {
+		if len(s.Packs) > 0 {
+			packRuns[id] = &Run{Files: s.Files, Packs: s.Packs}
+		}
+	}
+	if len(packRuns) > 0 {
+		f.Packs = Score(insts, packRuns).Packs
+	}
 	ran := f.N - f.Failed - f.Empty
 	for i := range f.Cycles {
 		cf := &f.Cycles[i]
@@ -405,5 +429,5 @@ func writeOracle(w io.Writer, f *OracleFigures) error {
 	for _, k := range byCount(f.Stops) {
 		fmt.Fprintf(w, "  %5d  %s\n", f.Stops[k], k)
 	}
-	return nil
+	return writePacks(w, "pack coverage (built from the session's judgments)", f.Packs)
 }

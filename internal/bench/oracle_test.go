@@ -104,8 +104,10 @@ func TestScoreOracle(t *testing.T) {
 		"a": {Cycles: []OracleCycle{{Offered: 2, Distinct: 2, Gold: 0, Tokens: 100}, {Offered: 4, Distinct: 3, Gold: 1, Tokens: 150}},
 			Files: []string{"g.py"}, Stopped: "cycle 2: reached --cycles 2 with 1 of 3 files at or above 0.70"},
 		"b": {Cycles: []OracleCycle{{Offered: 15, Distinct: 15, Gold: 1, Tokens: 1000}},
-			Files: []string{"g1.py", "x"}, Stopped: "cycle 1: 3 files at or above 0.70 and no critical gap"},
+			Files: []string{"g1.py", "x"}, Stopped: "cycle 1: 3 files at or above 0.70 and no critical gap",
+			Packs: []PackCoverage{{Budget: 8000, FilesCovered: false, Tokens: 7000}}},
 	}
+	sessions["a"].Packs = []PackCoverage{{Budget: 8000, FilesCovered: true, Tokens: 5000}}
 	f := ScoreOracle(Judge{Flip: 0.2}, insts, runs, sessions)
 	if f.N != 3 || f.Failed != 1 || f.Label != "simulated judge (oracle, flip 0.20)" {
 		t.Fatalf("N %d, failed %d, label %q", f.N, f.Failed, f.Label)
@@ -119,6 +121,10 @@ func TestScoreOracle(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, f.Cycles); diff != "" {
 		t.Errorf("cycles (-want +got):\n%s", diff)
+	}
+	// Packs: a holds its gold file, b does not, c failed: 1 of 3.
+	if len(f.Packs) != 1 || f.Packs[0].Budget != 8000 || f.Packs[0].FilesCovered != 1.0/3 || f.Packs[0].MeanTokens != 4000 {
+		t.Errorf("packs %+v, want one at 8000 covering 1 of 3, mean tokens 4000", f.Packs)
 	}
 	if f.CycleOneMissed != 2 || f.Recovered != 0.5 {
 		t.Errorf("cycle 1 missed %d, recovered %v; want 2, 0.5", f.CycleOneMissed, f.Recovered)
@@ -195,7 +201,7 @@ func TestRunOracle(t *testing.T) {
 		ranked = append(ranked, e.Path)
 	}
 
-	perfect, err := runOracle(ctx, repo, in, Judge{}, ranked)
+	perfect, err := runOracle(ctx, repo, in, Judge{}, ranked, []int{2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,15 +223,18 @@ func TestRunOracle(t *testing.T) {
 	if last.Distinct > last.Offered || perfect.Stopped == "" || perfect.Seed != Seed(in.ID) {
 		t.Errorf("perfect oracle: %+v", perfect)
 	}
+	if len(perfect.Packs) != 1 || perfect.Packs[0].Budget != 2000 || !perfect.Packs[0].FilesCovered {
+		t.Errorf("perfect oracle packs %+v, want one at 2000 tokens holding the gold file", perfect.Packs)
+	}
 	if want := AccAt(ranked, in.Gold, last.Offered); perfect.PagesAcc != want {
 		t.Errorf("pages Acc@%d = %v, want %v", last.Offered, perfect.PagesAcc, want)
 	}
 
-	half, err := runOracle(ctx, repo, in, Judge{Flip: 0.5}, ranked)
+	half, err := runOracle(ctx, repo, in, Judge{Flip: 0.5}, ranked, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := runOracle(ctx, repo, in, Judge{Flip: 0.5}, ranked)
+	again, err := runOracle(ctx, repo, in, Judge{Flip: 0.5}, ranked, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

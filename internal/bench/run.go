@@ -643,7 +643,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	r.GoldUses = goldUses(repo, in)
 	pr.Run = *r
 	if j := p.opts.Judge; j != nil {
-		if pr.Oracle, err = runOracle(ctx, repo, in, *j, r.Ranked); err != nil {
+		if pr.Oracle, err = runOracle(ctx, repo, in, *j, r.Ranked, p.opts.PackBudgets); err != nil {
 			return fail(err)
 		}
 	}
