@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/loop"
@@ -241,11 +243,14 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	run.Stopped = res.Stopped
 	run.PagesAcc = AccAt(ranked, in.Gold, run.Offered())
 	for _, b := range budgets {
+		t0 := time.Now()
 		text, err := repo.Pack(&hone.Result{Result: *res}, hone.PackOptions{Budget: b})
 		if err != nil {
 			return nil, fmt.Errorf("oracle: pack at %d tokens: %w", b, err)
 		}
-		run.Packs = append(run.Packs, Cover(text, b, in.Gold, in.GoldHunks))
+		c := Cover(text, b, in.Gold, in.GoldHunks)
+		c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
+		run.Packs = append(run.Packs, c)
 	}
 	return run, nil
 }
