@@ -25,12 +25,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/loop"
@@ -243,13 +241,10 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	run.Stopped = res.Stopped
 	run.PagesAcc = AccAt(ranked, in.Gold, run.Offered())
 	for _, b := range budgets {
-		t0 := time.Now()
-		text, err := repo.Pack(&hone.Result{Result: *res}, hone.PackOptions{Budget: b})
+		c, _, err := measurePack(repo, &hone.Result{Result: *res}, b, in)
 		if err != nil {
-			return nil, fmt.Errorf("oracle: pack at %d tokens: %w", b, err)
+			return nil, fmt.Errorf("oracle: %w", err)
 		}
-		c := Cover(text, b, in.Gold, in.GoldHunks)
-		c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
 		run.Packs = append(run.Packs, c)
 	}
 	return run, nil
@@ -369,13 +364,9 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 	}
 	packRuns := map[string]*Run{}
 	for id, s := range sessions {
-		if len(s.Packs) > 0 {
-			packRuns[id] = &Run{Files: s.Files, Packs: s.Packs}
-		}
+		packRuns[id] = &Run{Packs: s.Packs}
 	}
-	if len(packRuns) > 0 {
-		f.Packs = Score(insts, packRuns).Packs
-	}
+	f.Packs = scorePacks(insts, packRuns)
 	ran := f.N - f.Failed - f.Empty
 	for i := range f.Cycles {
 		cf := &f.Cycles[i]

@@ -722,22 +722,32 @@ func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro 
 		r.Files = append(r.Files, e.Path)
 	}
 	for _, b := range p.opts.PackBudgets {
-		t0 := time.Now()
-		text, err := repo.Pack(res, hone.PackOptions{Budget: b})
+		c, text, err := measurePack(repo, res, b, in)
 		if err != nil {
-			return nil, fmt.Errorf("pack at %d tokens: %w", b, err)
+			return nil, err
 		}
-		c := Cover(text, b, in.Gold, in.GoldHunks)
 		if main && p.opts.PackDir != "" {
 			name := filepath.Join(p.opts.PackDir, fmt.Sprintf("%s.%d.md", url.PathEscape(in.ID), b))
 			if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 				return nil, fmt.Errorf("bench: keeping the pack: %w", err)
 			}
 		}
-		c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
 		r.Packs = append(r.Packs, c)
 	}
 	return r, nil
+}
+
+// measurePack builds res's pack at budget tokens and measures what it shows
+// of the instance's fix, and how long the build took; it returns the pack.
+func measurePack(repo *hone.Repo, res *hone.Result, budget int, in Instance) (PackCoverage, string, error) {
+	t0 := time.Now()
+	text, err := repo.Pack(res, hone.PackOptions{Budget: budget})
+	if err != nil {
+		return PackCoverage{}, "", fmt.Errorf("pack at %d tokens: %w", budget, err)
+	}
+	c := Cover(text, budget, in.Gold, in.GoldHunks)
+	c.BuildMs = math.Round(float64(time.Since(t0).Microseconds())/10) / 100
+	return c, text, nil
 }
 
 // record appends pr to the predictions file and reports progress.

@@ -96,12 +96,6 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 	var indexMs, retrieveMs []int64
 	single := 0.0
 	goldFiles, goldSelected := 0, 0
-	budgets := packBudgets(runs)
-	packs := make([]PackFigures, len(budgets))
-	buildMs := make([][]int64, len(budgets))
-	for i, b := range budgets {
-		packs[i].Budget = b
-	}
 	bands := make([]Band, len(Bands))
 	for i, b := range Bands {
 		bands[i] = Band{From: b[0], To: min(1, b[1])}
@@ -112,35 +106,12 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 			f.SingleGoldN++
 		}
 		goldFiles += len(goldSet(in.Gold))
-		for i := range packs {
-			packs[i].N++
-			if len(in.GoldHunks) > 0 {
-				packs[i].HunkN++
-			}
-		}
 		r := runs[in.ID]
 		if r == nil {
 			f.Failed++
 			continue
 		}
 		goldSelected += int(math.Round(SetRecall(r.Files, in.Gold) * float64(len(goldSet(in.Gold)))))
-		for i, b := range budgets {
-			for _, c := range r.Packs {
-				if c.Budget != b {
-					continue
-				}
-				pf := &packs[i]
-				pf.FilesCovered += b2f(c.FilesCovered)
-				if len(in.GoldHunks) > 0 {
-					pf.HunksCovered += b2f(c.HunksCovered)
-					pf.HunkShare += c.HunkShare
-					pf.LineShare += c.LineShare
-				}
-				pf.MeanTokens += float64(c.Tokens)
-				pf.MeanFiles += float64(c.Files)
-				buildMs[i] = append(buildMs[i], int64(math.Round(c.BuildMs*1000)))
-			}
-		}
 		g := goldSet(in.Gold)
 		uses := goldSet(r.GoldUses)
 		for i, p := range r.Ranked[:min(len(r.Ranked), len(r.Scores))] {
@@ -200,6 +171,60 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 	if goldFiles > 0 {
 		f.SelectedGoldShare = float64(goldSelected) / float64(goldFiles)
 	}
+	f.Packs = scorePacks(insts, runs)
+	for _, b := range bands {
+		if b.Files > 0 {
+			f.Calibration = bands
+			break
+		}
+	}
+	f.IndexMsMedian, f.IndexMsP95 = Median(indexMs), Percentile(indexMs, 95)
+	f.RetrieveMsMedian, f.RetrieveMsP95 = Median(retrieveMs), Percentile(retrieveMs, 95)
+	return f
+}
+
+// scorePacks scores the packs of runs over insts, one PackFigures per
+// budget the runs measured (nil when none did); an instance without a run
+// counts as a miss.
+func scorePacks(insts []Instance, runs map[string]*Run) []PackFigures {
+	budgets := packBudgets(runs)
+	if len(budgets) == 0 {
+		return nil
+	}
+	packs := make([]PackFigures, len(budgets))
+	buildMs := make([][]int64, len(budgets))
+	for i, b := range budgets {
+		packs[i].Budget = b
+	}
+	for _, in := range insts {
+		for i := range packs {
+			packs[i].N++
+			if len(in.GoldHunks) > 0 {
+				packs[i].HunkN++
+			}
+		}
+		r := runs[in.ID]
+		if r == nil {
+			continue
+		}
+		for i, b := range budgets {
+			for _, c := range r.Packs {
+				if c.Budget != b {
+					continue
+				}
+				pf := &packs[i]
+				pf.FilesCovered += b2f(c.FilesCovered)
+				if len(in.GoldHunks) > 0 {
+					pf.HunksCovered += b2f(c.HunksCovered)
+					pf.HunkShare += c.HunkShare
+					pf.LineShare += c.LineShare
+				}
+				pf.MeanTokens += float64(c.Tokens)
+				pf.MeanFiles += float64(c.Files)
+				buildMs[i] = append(buildMs[i], int64(math.Round(c.BuildMs*1000)))
+			}
+		}
+	}
 	for i := range packs {
 		pf := &packs[i]
 		if pf.N > 0 {
@@ -216,18 +241,7 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 		}
 		pf.BuildMsMedian, pf.BuildMsP95 = Median(buildMs[i])/1000, Percentile(buildMs[i], 95)/1000
 	}
-	if len(packs) > 0 {
-		f.Packs = packs
-	}
-	for _, b := range bands {
-		if b.Files > 0 {
-			f.Calibration = bands
-			break
-		}
-	}
-	f.IndexMsMedian, f.IndexMsP95 = Median(indexMs), Percentile(indexMs, 95)
-	f.RetrieveMsMedian, f.RetrieveMsP95 = Median(retrieveMs), Percentile(retrieveMs, 95)
-	return f
+	return packs
 }
 
 // packBudgets lists the budgets the runs measured packs at, in order of
