@@ -274,9 +274,10 @@ type Options struct {
 	Evidence Evaluator `json:"-"`
 	// Pool, when above Candidates and Evidence is set, is how many files
 	// not judged yet DISPATCH asks the Searcher for: the evidence judges them
-	// all and the Candidates it ranks best are offered (the files a focus area
-	// brought in first). A judge then reads hone's own ranking, not the
-	// Searcher's, page by page. Zero: the Searcher's order.
+	// all and the Candidates it ranks best are offered (what a refinement
+	// brought in first; the first query's focus areas are in the evidence
+	// already). A judge then reads hone's own ranking, not the Searcher's,
+	// page by page. Zero: the Searcher's order.
 	Pool int
 	// Prior is hone's own ranking of the task, best first (its offline
 	// loop's Result.Ranked, from the same evaluator as Evidence). With Pool,
@@ -547,7 +548,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 // the judge's last answer asked for (missing context, terms, requests), and
 // no fresh candidate at EvidenceFloor or more. fresh is sorted by evidence.
 func (s *Session) enough(fresh []Candidate) (string, bool) {
-	if s.extra || len(s.cycles) == 0 {
+	if s.extra || s.asked || len(s.cycles) == 0 {
 		return "", false
 	}
 	found := ""
@@ -563,9 +564,6 @@ func (s *Session) enough(fresh []Candidate) (string, bool) {
 		}
 	}
 	if found == "" {
-		return "", false
-	}
-	if s.asked {
 		return "", false
 	}
 	for _, c := range fresh {
