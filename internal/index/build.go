@@ -59,7 +59,11 @@ func (d *dict) intern(t string) int32 {
 // parseAll reads and parses files with up to workers goroutines. The result
 // is in the order of files. With a records store, a file whose record it
 // holds is not parsed, and every file parsed is put in it.
-func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, progress func(done, total int)) ([]parsed, error) {
+//
+// lexical, when not nil, says which files are only read, not parsed (see
+// Options.Lexical): they are cut into terms without tags or imports, unless
+// the records store holds their parse.
+func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) ([]parsed, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -77,7 +81,7 @@ func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, 
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				out[i] = parseFile(files[i], d, rs)
+				out[i] = parseFile(files[i], d, rs, lexical != nil && lexical(files[i].Path))
 				n := int(done.Add(1))
 				if progress != nil {
 					progressMu.Lock()
@@ -96,8 +100,10 @@ func parseAll(ctx context.Context, files []walk.File, workers int, rs *records, 
 
 // parseFile reads one file, extracts its tags and counts its terms per field
 // with the worker's dictionary d; or takes all that from the records store
-// rs (nil: none), where it is put after a parse.
-func parseFile(wf walk.File, d *dict, rs *records) parsed {
+// rs (nil: none), where it is put after a parse. A lexical file that the
+// store does not hold is not parsed: it gets its language from its name, no
+// tags, and the key unparsedKey, and is not put in the store.
+func parseFile(wf walk.File, d *dict, rs *records, lexical bool) parsed {
 	p := parsed{
 		file:  File{Path: wf.Path, Size: wf.Size, ModTime: wf.ModTime, CTime: wf.CTime},
 		inode: wf.Inode,
@@ -129,8 +135,10 @@ func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	// Nothing of a credential becomes a term, a definition or an
 	// association: what the index holds, REFINE may learn and a model see.
 	text = secret.Scrub(wf.Path, text)
-	res, err := syntax.Extract(wf.Path, text)
-	if err != nil {
+	var res syntax.Result
+	if lexical {
+		res.Lang, p.key = syntax.Language(wf.Path), unparsedKey
+	} else if res, err = syntax.Extract(wf.Path, text); err != nil {
 		// A parse failure leaves the file searchable as text.
 		res = syntax.Result{Lang: "text"}
 	}
@@ -176,7 +184,7 @@ func parseFile(wf walk.File, d *dict, rs *records) parsed {
 	for _, id := range p.terms {
 		d.slot[id] = 0
 	}
-	if rs != nil {
+	if rs != nil && !lexical {
 		rs.put(p.key, encodeParsed(&p))
 	}
 	return p

@@ -152,8 +152,8 @@ type Options struct {
 	// root (the one a caller still serves). Open starts from it instead of
 	// reading the cache file when the file still holds it, and when the
 	// file is missing or unusable (then the file is written again). Prev
-	// is only read, so it may be in use meanwhile; it is ignored with
-	// NoCache.
+	// is only read, so it may be in use meanwhile. With NoCache, Open
+	// starts from Prev (of the same root) in memory.
 	Prev *Index
 	// Touched, when not nil, lists every repository path (forward slashes)
 	// that may have changed since Prev was opened, as a watcher of the tree
@@ -170,6 +170,17 @@ type Options struct {
 	// the store off) when set, else DefaultRecordsMax; below 0 no store
 	// (every file read is parsed).
 	RecordsMax int64
+	// Lexical reads the files this Open reads (new, changed, or not parsed
+	// yet) without parsing them, except those named in Parse: a lexical
+	// file is searchable by its path and content terms, but has no tags,
+	// references or imports (Parsed reports false) until an Open that is
+	// not lexical, or names it in Parse, reads it again. A first answer on
+	// a tree never indexed costs a read of the tree instead of a parse of
+	// it (see Unparsed). A file whose parse the records store holds is
+	// taken from it, parsed.
+	Lexical bool
+	// Parse names the files (repository paths) a Lexical Open parses.
+	Parse []string
 	// Logger receives each warning as Open meets it, the text of
 	// Stats.Warnings (a caller that logs them itself leaves it nil).
 	Logger *slog.Logger
@@ -182,6 +193,7 @@ type Stats struct {
 	Parsed   int // read and parsed this time
 	Recalled int // read this time, their parse taken from the records store
 	Removed  int // in the cache but gone from the tree
+	Unparsed int // indexed without their parse (Options.Lexical)
 	Skipped  []walk.Skip
 	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger
 	Millis   int64

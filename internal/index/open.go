@@ -127,6 +127,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 
+	if opts.NoCache && opts.Prev != nil && opts.Prev.root == abs {
+		old = opts.Prev // in memory only: an index of the same root to start from
+	}
+
 	var files []walk.File
 	if opts.Touched != nil && old != nil && old == opts.Prev {
 		files = touchedFiles(old, opts.Touched, opts.Walk.MaxFileSize)
@@ -166,6 +170,18 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			}
 		}
 	}
+	// lexical says which files to read without parsing them: with
+	// Options.Lexical, every file but those of Options.Parse. A file an
+	// earlier lexical Open did not parse is read again (and parsed) when
+	// lexical does not hold for it now.
+	lexical := func(string) bool { return false }
+	if opts.Lexical {
+		parse := make(map[string]bool, len(opts.Parse))
+		for _, p := range opts.Parse {
+			parse[p] = true
+		}
+		lexical = func(p string) bool { return !parse[p] }
+	}
 	var toRead []walk.File
 	var keptSkips []contentSkip
 	for _, f := range files {
@@ -174,7 +190,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			if id, ok := old.byPath[f.Path]; ok {
 				seen[id] = true
 				of := old.meta(id)
-				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now {
+				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now && (old.Parsed(id) || lexical(f.Path)) {
 					continue
 				}
 				kill(id)
@@ -196,9 +212,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) && old.imports != nil {
-		st.Files, st.Reused = old.Len(), old.Len()
+		st.Files, st.Reused, st.Unparsed = old.Len(), old.Len(), old.Unparsed()
 		ix := old
-		if !held {
+		if !held && st.CachePath != "" {
 			// The index in memory is up to date but its manifest is gone
 			// or damaged: write it again, from a copy that carries the new
 			// file's version (old may be in use elsewhere).
@@ -211,6 +227,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return ix, st, nil
 	}
 
+	var lexFn func(string) bool
+	if opts.Lexical {
+		lexFn = lexical
+	}
 	rs := useRecords(st.CachePath, opts, old, retired, len(toRead), warn)
 	// A large read is built in chunks, each but the last written as a
 	// segment of its own before the next is parsed (spill.go).
@@ -223,7 +243,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			print = old.printOf()
 		}
 		for _, end := range ends[:len(ends)-1] {
-			sg, sk, np, nr, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, offsetProgress(opts.Progress, lo, len(toRead)))
+			sg, sk, np, nr, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {
 					rs.close()
@@ -240,7 +260,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	last := toRead[lo:]
-	parsed, err := parseAll(ctx, last, opts.Workers, rs, offsetProgress(opts.Progress, lo, len(toRead)))
+	parsed, err := parseAll(ctx, last, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
 	if rs != nil {
 		if err == nil {
 			if err := rs.flush(); errors.Is(err, errDamaged) {
@@ -335,6 +355,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		ix.inheritTerms(old, old != opts.Prev)
 	}
 	st.Files = ix.Len()
+	st.Unparsed = ix.Unparsed()
 	st.Reused = st.Files - st.Parsed - st.Recalled
 	if old != nil && old.imports != nil && samePaths(old, ix) {
 		redo := map[ID]bool{}

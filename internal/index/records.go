@@ -148,7 +148,7 @@ func useRecords(cachePath string, opts Options, old *Index, retired []loc, toRea
 	}
 	for _, l := range retired {
 		sg := old.segs[l.seg]
-		if k := sg.keys[l.id]; k != (recordKey{}) {
+		if k := sg.keys[l.id]; k != (recordKey{}) && k != unparsedKey {
 			rs.put(k, encodeRetired(sg, l.id))
 		}
 	}
@@ -168,6 +168,11 @@ var (
 
 // recordKey addresses a file's record: its path and content.
 type recordKey [16]byte
+
+// unparsedKey is the key of a file indexed without its parse (a lexical
+// file, see Options.Lexical): it has no record, and an Open that is not
+// lexical reads it again.
+var unparsedKey = recordKey{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
 func keyOf(path string, raw []byte) recordKey {
 	h := sha256.New()

@@ -229,7 +229,7 @@ func TestDecodeRecordRefusesDamage(t *testing.T) {
 	for _, p := range []string{"app/auth/tokens.py", "app/api/views.py"} {
 		abs := filepath.Join(root, p)
 		fi, _ := os.Stat(abs)
-		got := parseFile(walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, d, nil)
+		got := parseFile(walk.File{Path: p, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, d, nil, false)
 		if got.skip != nil {
 			t.Fatalf("%s skipped: %v", p, got.skip)
 		}

@@ -53,8 +53,8 @@ func chunkPlan(files []walk.File) []int {
 // returns it as read back from its file, with the files whose content was
 // refused. A segment that cannot be written or read back is returned as
 // built (save writes it, or warns). sg is nil when no file was kept.
-func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN int, err error) {
-	parsed, err := parseAll(ctx, files, workers, rs, progress)
+func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN int, err error) {
+	parsed, err := parseAll(ctx, files, workers, rs, lexical, progress)
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}

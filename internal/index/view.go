@@ -334,3 +334,22 @@ func (ix *Index) liveTerm(term string) (string, bool) {
 	t := strings.ToLower(term)
 	return t, ix.DocFreq(t) > 0
 }
+
+// Parsed reports whether file id was parsed (its tags, references and
+// imports are known), false for a file a Lexical Open only read.
+func (ix *Index) Parsed(id ID) bool {
+	l := ix.loc[id]
+	return ix.segs[l.seg].keys[l.id] != unparsedKey
+}
+
+// Unparsed counts the files indexed without their parse (see
+// Options.Lexical); 0 for a complete index.
+func (ix *Index) Unparsed() int {
+	n := 0
+	for id := range ix.loc {
+		if !ix.Parsed(ID(id)) {
+			n++
+		}
+	}
+	return n
+}
