@@ -124,6 +124,15 @@ type Options struct {
 	// History says where the commit history is read from (by default the
 	// git repository the directory is in, at HEAD).
 	History History
+	// FirstAnswer answers a first contact without waiting for the whole
+	// index: when the cache holds no index of the tree (or with NoCache),
+	// Open reads the files without parsing them (index.Options.Lexical)
+	// and only the newest FirstAnswerCommits commits of the history; each
+	// retrieval (Retrieve, Start) then parses the FirstParse files its
+	// first query ranks best before it judges anything, and the next
+	// Refresh (the next run of a CLI) parses the rest and reads the whole
+	// history. An answer from a partial index says so (Stats.Unparsed).
+	FirstAnswer bool
 	// Watch keeps a watcher of the tree (inotify, kqueue or the like) so
 	// that Refresh stats only the paths that changed instead of walking
 	// the tree; for a long-lived Repo (hone mcp). Where watching is not
@@ -184,9 +193,13 @@ type Features struct {
 
 // Stats describe the work behind a Result.
 type Stats struct {
-	FilesIndexed int   `json:"files_indexed"`
-	IndexMs      int64 `json:"index_ms"`
-	RetrieveMs   int64 `json:"retrieve_ms"`
+	FilesIndexed int `json:"files_indexed"`
+	// Unparsed counts the indexed files whose definitions, references and
+	// imports were not known to the answer: a first answer (see
+	// Options.FirstAnswer); 0 from a complete index.
+	Unparsed   int   `json:"unparsed,omitempty"`
+	IndexMs    int64 `json:"index_ms"`
+	RetrieveMs int64 `json:"retrieve_ms"`
 	// Extra carries evaluator-specific figures (an LLM evaluator's tokens and cost).
 	Extra map[string]any `json:"extra,omitempty"`
 }
@@ -312,24 +325,20 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	var hist *history.Log
 	var histMsg string
 	histDone := make(chan struct{})
+	prev, _ := r.index()
+	first := r.opts.FirstAnswer && prev == nil && (r.opts.NoCache || !index.HasCache(r.opts.CacheDir, r.root))
 	go func() {
 		defer close(histDone)
-		hist, histMsg = r.loadHistory(ctx)
+		hist, histMsg = r.loadHistory(ctx, first)
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
-	prev, _ := r.index()
 	touched := r.changes()
-	ix, st, err := index.Open(ctx, r.root, index.Options{
-		Touched:    touched,
-		Prev:       prev, // read the cache file again only if someone changed it
-		CacheDir:   r.opts.CacheDir,
-		NoCache:    r.opts.NoCache,
-		RecordsMax: r.opts.RecordsMax,
-		Walk: walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
-			IncludeData: r.opts.IncludeData, Logger: r.opts.Logger},
+	ix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{
+		Lexical:  first,
+		Touched:  touched,
+		Prev:     prev, // read the cache file again only if someone changed it
 		Progress: r.opts.Progress,
-		Logger:   r.opts.Logger,
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("hone: index %s: %w", r.root, err)
 	}
@@ -419,14 +428,18 @@ func (r *Repo) Close() error {
 // loadHistory reads the commit log, or returns nil: a repository without
 // one (not under git, or git missing) is no error. The message says what
 // was read, or why nothing was.
-func (r *Repo) loadHistory(ctx context.Context) (*history.Log, string) {
+func (r *Repo) loadHistory(ctx context.Context, first bool) (*history.Log, string) {
 	h := r.opts.History
 	if h.Off {
 		return nil, "off"
 	}
 	src := history.Source{Dir: r.root, GitDir: h.GitDir, Rev: h.Rev}
-	l, st, err := history.Load(ctx, src, history.Options{CacheDir: r.opts.CacheDir, NoCache: r.opts.NoCache,
-		Timeout: h.Timeout, Logger: r.opts.Logger, Prev: r.commitLog()})
+	hopts := history.Options{CacheDir: r.opts.CacheDir, NoCache: r.opts.NoCache,
+		Timeout: h.Timeout, Logger: r.opts.Logger, Prev: r.commitLog()}
+	if first {
+		hopts.MaxCommits = FirstAnswerCommits
+	}
+	l, st, err := history.Load(ctx, src, hopts)
 	switch {
 	case errors.Is(err, history.ErrNoHistory):
 		r.opts.Logger.Debug("hone: no commit history", "err", err)
@@ -617,7 +630,10 @@ func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator
 // far with the context's error.
 func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) (*Result, error) {
 	start := time.Now()
-	ix, indexMs := r.index()
+	ix, indexMs, err := r.ready(ctx, text, opts)
+	if err != nil {
+		return nil, err
+	}
 	w, err := r.wire(ix, text, opts, false)
 	if err != nil {
 		return nil, err
@@ -626,12 +642,80 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	if lr == nil {
 		return nil, err
 	}
-	res := &Result{Result: *lr, Stats: Stats{FilesIndexed: ix.Len(), IndexMs: indexMs,
+	res := &Result{Result: *lr, Stats: Stats{FilesIndexed: ix.Len(), Unparsed: ix.Unparsed(), IndexMs: indexMs,
 		RetrieveMs: time.Since(start).Milliseconds()}}
 	if w.task != nil {
 		res.parsed = &parsedTask{ix: ix, task: w.task, anchors: w.anchors}
 	}
 	return res, err
+}
+
+// FirstParse is how many files a retrieval on a first answer's index (see
+// Options.FirstAnswer) has parsed before it judges: its first query's best
+// candidates.
+const FirstParse = 100
+
+// FirstAnswerCommits is how much history a first answer reads (see
+// Options.FirstAnswer): git gives it in a tenth of the time of the whole.
+const FirstAnswerCommits = 2000
+
+// ready returns the index a retrieval of text runs on, with the time the
+// index took: the Repo's, after parsing, when it is a first answer's, the
+// FirstParse files the task's first query ranks best there (they stay
+// parsed for later retrievals).
+func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*index.Index, int64, error) {
+	r.mu.RLock()
+	ix, indexMs, unparsed := r.ix, r.indexMs, r.stats.Unparsed
+	r.mu.RUnlock()
+	if unparsed == 0 || opts.Baseline {
+		return ix, indexMs, nil
+	}
+	start := time.Now()
+	w, err := r.wire(ix, text, opts, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	q, err := w.refiner.Initial(ctx, text)
+	if err != nil {
+		return nil, 0, err
+	}
+	cands, err := w.searcher.Search(ctx, q, FirstParse)
+	if err != nil {
+		return nil, 0, err
+	}
+	var paths []string
+	for _, c := range cands {
+		if id, ok := ix.Lookup(c.Path); ok && !ix.Parsed(id) {
+			paths = append(paths, c.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return ix, indexMs, nil
+	}
+	nix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{Lexical: true, Parse: paths, Touched: paths, Prev: ix}))
+	if err != nil {
+		return nil, 0, fmt.Errorf("hone: index %s: %w", r.root, err)
+	}
+	ms := time.Since(start).Milliseconds()
+	r.opts.Logger.Debug("hone: first answer: parsed the files the task points at", "parsed", st.Parsed+st.Recalled,
+		"unparsed", st.Unparsed, "ms", ms)
+	r.mu.Lock()
+	if r.ix == ix {
+		skipped := r.stats.Skipped
+		r.ix, r.stats, r.indexMs = nix, st, r.indexMs+ms
+		r.stats.Skipped = skipped
+	}
+	r.mu.Unlock()
+	return nix, indexMs + ms, nil
+}
+
+// indexOptions completes o with the Repo's options.
+func (r *Repo) indexOptions(o index.Options) index.Options {
+	o.CacheDir, o.NoCache, o.RecordsMax = r.opts.CacheDir, r.opts.NoCache, r.opts.RecordsMax
+	o.Walk = walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
+		IncludeData: r.opts.IncludeData, Logger: r.opts.Logger}
+	o.Logger = r.opts.Logger
+	return o
 }
 
 // Search runs one DISPATCH of q and returns at most limit candidates. Test
@@ -647,7 +731,10 @@ func (r *Repo) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Cand
 // Start begins a stepwise loop for a caller that evaluates candidates itself:
 // call Dispatch, judge the candidates, call Judge, until it reports done.
 func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*loop.Session, error) {
-	ix, _ := r.index()
+	ix, _, err := r.ready(ctx, text, opts)
+	if err != nil {
+		return nil, err
+	}
 	w, err := r.wire(ix, text, opts, true)
 	if err != nil {
 		return nil, err

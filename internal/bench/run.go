@@ -619,6 +619,10 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	// commits before the fix.
 	oo := p.opts.Open
 	oo.History.GitDir, oo.History.Rev = tr.gitDir, in.BaseCommit
+	if oo.FirstAnswer {
+		// Every instance a first contact: no index, no history cached.
+		oo.NoCache = true
+	}
 	repo, err := hone.Open(ctx, tr.Root(), oo)
 	if err != nil {
 		return fail(err)

@@ -116,6 +116,7 @@ type common struct {
 	includeVendored bool
 	includeData     bool
 	noHistory       bool
+	firstAnswer     bool
 	verbose         bool
 	quiet           bool
 }
@@ -129,6 +130,7 @@ func (c *common) register(cmd *cobra.Command) {
 	f.BoolVar(&c.includeVendored, "include-vendored", false, "index bundled third-party code (Linguist's vendor rules: node_modules/, wwwroot/lib/, jquery.js ...)")
 	f.BoolVar(&c.includeData, "include-data", false, "index non-source data such as translation catalogs (*.po)")
 	f.BoolVar(&c.noHistory, "no-history", false, "read no commit history (files that past commits like the task touched)")
+	f.BoolVar(&c.firstAnswer, "first-answer", false, "on a tree with no index in the cache, answer from a read of its files, parsing only the files the task points at; the next run completes the index")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "no warnings or progress on stderr")
 }
@@ -162,7 +164,7 @@ func (c *common) logger(stderr io.Writer) *slog.Logger {
 func (c *common) openOptions(log *slog.Logger) hone.Options {
 	return hone.Options{CacheDir: c.cacheDir, NoCache: c.noCache, MaxFileSize: c.maxFileSize,
 		IncludeVendored: c.includeVendored, IncludeData: c.includeData, Logger: log,
-		History: hone.History{Off: c.noHistory}}
+		History: hone.History{Off: c.noHistory}, FirstAnswer: c.firstAnswer}
 }
 
 // open opens the repository with progress on a terminal.

@@ -188,3 +188,14 @@ func exeStamp() uint64 {
 	})
 	return stampVal
 }
+
+// HasCache reports whether the cache directory dir ("" as in Options.CacheDir)
+// holds an index of root (an absolute path): its manifest exists.
+func HasCache(dir, root string) bool {
+	p, err := cachePath(dir, root)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(p)
+	return err == nil
+}
