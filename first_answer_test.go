@@ -1,0 +1,89 @@
+package hone_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hone-dev/hone"
+)
+
+// A first answer (Options.FirstAnswer) on a tree larger than what it parses
+// selects the files the complete index selects, says that its index was partial,
+// and the next Open completes the index.
+func TestFirstAnswer(t *testing.T) {
+	for _, tc := range []struct{ fixture, task string }{
+		{"testdata/auth-service", "Fix the authentication token expiry bug"},
+		{"testdata/contoso-university", "Add pagination to the Students index page"},
+	} {
+		t.Run(filepath.Base(tc.fixture), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(tc.fixture)); err != nil {
+				t.Fatal(err)
+			}
+			// More files than a first answer parses, none about the task.
+			for i := range hone.FirstParse + 50 {
+				p := filepath.Join(dir, "internal", fmt.Sprintf("m%03d", i/20), fmt.Sprintf("ledger_%03d.go", i))
+				src := fmt.Sprintf("package m%03d\n\n// Balance%d sums a ledger's entries.\nfunc Balance%d(entries []int) int {\n\ttotal := 0\n\tfor _, e := range entries {\n\t\ttotal += e\n\t}\n\treturn total\n}\n", i/20, i, i)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx := context.Background()
+			noHist := hone.History{Off: true}
+			complete, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: noHist})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := complete.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.Stats.Unparsed != 0 || len(want.Files) == 0 {
+				t.Fatalf("complete index: %d unparsed, %d files selected", want.Stats.Unparsed, len(want.Files))
+			}
+
+			cache := t.TempDir()
+			first, err := hone.Open(ctx, dir, hone.Options{CacheDir: cache, History: noHist, FirstAnswer: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := first.IndexStats(); st.Unparsed != st.Files {
+				t.Fatalf("first contact: %d of %d files unparsed, want all", st.Unparsed, st.Files)
+			}
+			got, err := first.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Stats.Unparsed < 50 || got.Stats.Unparsed >= got.Stats.FilesIndexed {
+				t.Errorf("first answer: %d of %d files unparsed", got.Stats.Unparsed, got.Stats.FilesIndexed)
+			}
+			// The same files; their order may differ (the unparsed files'
+			// empty symbols field shortens its average length in BM25F).
+			if !slices.Equal(slices.Sorted(slices.Values(paths(got.Files))), slices.Sorted(slices.Values(paths(want.Files)))) {
+				t.Errorf("first answer selects %v, the complete index %v", paths(got.Files), paths(want.Files))
+			}
+
+			next, err := hone.Open(ctx, dir, hone.Options{CacheDir: cache, History: noHist, FirstAnswer: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := next.IndexStats(); st.Unparsed != 0 || st.Parsed != got.Stats.Unparsed {
+				t.Errorf("next Open: %d unparsed, %d parsed; want 0 and %d", st.Unparsed, st.Parsed, got.Stats.Unparsed)
+			}
+			again, err := next.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Stats.Unparsed != 0 || !slices.Equal(paths(again.Ranked), paths(want.Ranked)) {
+				t.Errorf("after completion: %d unparsed; ranking %v, want %v", again.Stats.Unparsed, paths(again.Ranked)[:5], paths(want.Ranked)[:5])
+			}
+		})
+	}
+}
