@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/hone-dev/hone"
 )
@@ -85,5 +86,50 @@ func TestFirstAnswer(t *testing.T) {
 				t.Errorf("after completion: %d unparsed; ranking %v, want %v", again.Stats.Unparsed, paths(again.Ranked)[:5], paths(want.Ranked)[:5])
 			}
 		})
+	}
+}
+
+// A long-lived Repo (Watch) completes a first answer's index in the
+// background.
+func TestFirstAnswerCompletesInBackground(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/auth-service")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		p := filepath.Join(dir, "lib", fmt.Sprintf("ledger_%02d.go", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package lib\n\nfunc Balance%d() int { return %d }\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true, Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Unparsed == 0 {
+		t.Fatal("the first answer's index was complete: the test exercises nothing")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for repo.IndexStats().Unparsed > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("index still has %d unparsed files after 20 s", repo.IndexStats().Unparsed)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	again, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Stats.Unparsed != 0 {
+		t.Errorf("after the background completion: %d unparsed", again.Stats.Unparsed)
 	}
 }

@@ -132,6 +132,8 @@ type Options struct {
 	// first query ranks best before it judges anything, and the next
 	// Refresh (the next run of a CLI) parses the rest and reads the whole
 	// history. An answer from a partial index says so (Stats.Unparsed).
+	// With Watch (a long-lived Repo, hone mcp), the first retrieval starts
+	// that Refresh in the background as soon as it has parsed its files.
 	FirstAnswer bool
 	// Watch keeps a watcher of the tree (inotify, kqueue or the like) so
 	// that Refresh stats only the paths that changed instead of walking
@@ -245,6 +247,13 @@ type Repo struct {
 	watchSkip []string
 	watchOff  bool // watching failed; not tried again
 	closed    bool
+
+	// refreshMu makes Refreshes one at a time; completing says a Refresh
+	// completing a first answer's index runs in the background (with
+	// Watch), stopped by Close through stop.
+	refreshMu  sync.Mutex
+	completing bool
+	stop       context.CancelFunc
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when
@@ -320,6 +329,8 @@ func (r *Repo) IndexStats() index.Stats {
 // read again only when another process changed it, and written again from
 // the index in memory when it was removed or damaged.
 func (r *Repo) Refresh(ctx context.Context) error {
+	r.refreshMu.Lock()
+	defer r.refreshMu.Unlock()
 	start := time.Now()
 	// The commit history is read beside the index (git, then the cache).
 	var hist *history.Log
@@ -417,6 +428,9 @@ func (r *Repo) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed = true
+	if r.stop != nil {
+		r.stop()
+	}
 	if r.watcher == nil {
 		return nil
 	}
@@ -704,6 +718,19 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		skipped := r.stats.Skipped
 		r.ix, r.stats, r.indexMs = nix, st, r.indexMs+ms
 		r.stats.Skipped = skipped
+	}
+	if r.opts.Watch && !r.completing && !r.closed {
+		// A long-lived Repo parses the rest now, while its caller reads
+		// the first answer.
+		r.completing = true
+		bg, stop := context.WithCancel(context.Background())
+		r.stop = stop
+		go func() {
+			defer stop()
+			if err := r.Refresh(bg); err != nil && bg.Err() == nil {
+				r.opts.Logger.Warn("hone: completing the index of a first answer", "err", err)
+			}
+		}()
 	}
 	r.mu.Unlock()
 	return nix, indexMs + ms, nil
