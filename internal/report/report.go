@@ -437,9 +437,14 @@ func (p *printer) files(res *hone.Result) {
 func (p *printer) stats(s hone.Stats) {
 	parts := []item{
 		plain(fmt.Sprintf("%s indexed", plural(s.FilesIndexed, "file"))),
+	}
+	if s.Unparsed > 0 {
+		parts = append(parts, plain(fmt.Sprintf("first answer: %d not parsed yet (the next run parses them)", s.Unparsed)))
+	}
+	parts = append(parts,
 		plain(fmt.Sprintf("index %d ms", s.IndexMs)),
 		plain(fmt.Sprintf("retrieve %d ms", s.RetrieveMs)),
-	}
+	)
 	keys := make([]string, 0, len(s.Extra))
 	for k := range s.Extra {
 		keys = append(keys, k)

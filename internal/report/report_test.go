@@ -87,6 +87,8 @@ func TestText(t *testing.T) {
 	empty := &hone.Result{Result: loop.Result{Task: "nothing", Stopped: "cycle 1: the query matched no file"}}
 	weak := sample()
 	weak.Files = nil
+	first := sample()
+	first.Stats.Unparsed = 3200 // a first answer's partial index
 	for _, tc := range []struct {
 		name string
 		res  *hone.Result
@@ -98,6 +100,7 @@ func TestText(t *testing.T) {
 		{"sample-notrace", sample(), TextOptions{NoTrace: true}},
 		{"empty", empty, TextOptions{}},
 		{"weak", weak, TextOptions{NoTrace: true}},
+		{"first-answer", first, TextOptions{NoTrace: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
