@@ -631,7 +631,10 @@ func (bm25Only) Evaluate(_ context.Context, in loop.EvalInput) ([]loop.Evaluatio
 // It remembers the task's strongest file from its first evaluation (the
 // competition yardstick): use a new one for each retrieval.
 func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator, error) {
-	ix, _ := r.index()
+	ix, _, err := r.ready(context.Background(), text, opts)
+	if err != nil {
+		return nil, err
+	}
 	opts.Evaluator = nil
 	w, err := r.wire(ix, text, opts, false)
 	if err != nil {

@@ -74,6 +74,12 @@ beside them the offline ranking's Acc@k at the same number of candidates.`,
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	f.common.register(cmd)                       // --cache-dir, --no-cache, --max-file-size, --verbose, --quiet ...
 	_ = cmd.PersistentFlags().MarkHidden("repo") // each instance names its repository
+	// bench measures the complete index unless asked: with --first-answer
+	// every instance is a first contact (no cache).
+	f.common.firstAnswer = false
+	fa := cmd.PersistentFlags().Lookup("first-answer")
+	fa.DefValue = "false"
+	fa.Usage = "open every instance as a first contact (no index or history cached) and measure its first answer"
 	fl := cmd.Flags()
 	fl.StringVar(&f.mirrorRoot, "mirror-root", "", "folder of git mirrors (bare, or clones), <owner>+<name>/repo or <owner>+<name> (required)")
 	fl.StringVar(&f.out, "out", "bench.jsonl", "predictions file (JSON lines), continued when it exists")
