@@ -62,7 +62,8 @@ import (
 //	  lenMeta uint64, then the meta section (uvarints unless noted):
 //	    files (in path order): count, total tags, total imports, then per
 //	           file: path, lang (string ids), size, mtime, ctime (varints), inode,
-//	           content key (16 bytes, see records.go),
+//	           content key (16 bytes, see records.go; all 0xff for a
+//	           file a Lexical Open did not parse),
 //	           len per field, defs count, refs count, byte length of its
 //	           tags, imports (count, string ids)
 //	    overflow: count, then term id, file id and the three counts of each

@@ -78,6 +78,16 @@
 // from it every segment a newer manifest still names, and writes the files
 // again from memory when they were cut or removed.
 //
+// # Lexical Opens: a first answer
+//
+// Options.Lexical reads files without parsing them: a lexical file has its
+// path and content terms (so BM25F ranks it, without the symbols field)
+// but no tags or imports, and is marked by the content key unparsedKey.
+// Options.Parse names files to parse all the same (the candidates of a
+// first query), and an Open that is not lexical reads every marked file
+// again, as if it had changed: a first contact answers after a read of the
+// tree, and the next Open completes the index.
+//
 // # Records addressed by content
 //
 // What parsing a file gives (tags, imports, terms and counts) depends only
