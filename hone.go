@@ -327,8 +327,16 @@ func (r *Repo) IndexStats() index.Stats {
 // whoever still uses it (a session started before keeps its own): indexes
 // live in memory, never in a mapping of the cache file. The cache file is
 // read again only when another process changed it, and written again from
-// the index in memory when it was removed or damaged.
+// the index in memory when it was removed or damaged. A watched Repo
+// (Options.Watch) whose first answer's index is not complete yet keeps it
+// so (what changed is read without parsing) until the background Refresh
+// its first retrieval starts completes it.
 func (r *Repo) Refresh(ctx context.Context) error {
+	return r.refresh(ctx, false)
+}
+
+// refresh is Refresh; complete parses every file a first answer left.
+func (r *Repo) refresh(ctx context.Context, complete bool) error {
 	r.refreshMu.Lock()
 	defer r.refreshMu.Unlock()
 	start := time.Now()
@@ -338,14 +346,17 @@ func (r *Repo) Refresh(ctx context.Context) error {
 	histDone := make(chan struct{})
 	prev, _ := r.index()
 	first := r.opts.FirstAnswer && prev == nil && (r.opts.NoCache || !index.HasCache(r.opts.CacheDir, r.root))
+	r.mu.RLock()
+	partial := r.opts.Watch && prev != nil && r.stats.Unparsed > 0
+	r.mu.RUnlock()
 	go func() {
 		defer close(histDone)
-		hist, histMsg = r.loadHistory(ctx, first)
+		hist, histMsg = r.loadHistory(ctx, first || (partial && !complete))
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
 	touched := r.changes()
 	ix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{
-		Lexical:  first,
+		Lexical:  first || (partial && !complete),
 		Touched:  touched,
 		Prev:     prev, // read the cache file again only if someone changed it
 		Progress: r.opts.Progress,
@@ -730,8 +741,13 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		r.stop = stop
 		go func() {
 			defer stop()
-			if err := r.Refresh(bg); err != nil && bg.Err() == nil {
-				r.opts.Logger.Warn("hone: completing the index of a first answer", "err", err)
+			if err := r.refresh(bg, true); err != nil {
+				if bg.Err() == nil {
+					r.opts.Logger.Warn("hone: completing the index of a first answer", "err", err)
+				}
+				r.mu.Lock()
+				r.completing = false // the next retrieval tries again
+				r.mu.Unlock()
 			}
 		}()
 	}
