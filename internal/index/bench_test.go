@@ -313,3 +313,17 @@ func BenchmarkOpenColdRoot(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpenLexicalRoot is BenchmarkOpenColdRoot for a first answer's
+// Open (Options.Lexical): a read of the tree without parsing.
+func BenchmarkOpenLexicalRoot(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set HONE_BENCH_ROOT to a repository")
+	}
+	for b.Loop() {
+		if _, _, err := Open(context.Background(), root, Options{NoCache: true, Lexical: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
