@@ -332,6 +332,17 @@ func (r *Repo) IndexStats() index.Stats {
 // so (what changed is read without parsing) until the background Refresh
 // its first retrieval starts completes it.
 func (r *Repo) Refresh(ctx context.Context) error {
+	r.mu.RLock()
+	completing := r.completing
+	r.mu.RUnlock()
+	if completing {
+		if !r.refreshMu.TryLock() {
+			// The background completion reads the tree now; a call does
+			// not wait for it (its retrieval parses what it needs).
+			return nil
+		}
+		r.refreshMu.Unlock()
+	}
 	return r.refresh(ctx, false)
 }
 
@@ -720,7 +731,17 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 	if len(paths) == 0 {
 		return ix, indexMs, nil
 	}
-	nix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{Lexical: true, Parse: paths, Touched: paths, Prev: ix}))
+	o := r.indexOptions(index.Options{Lexical: true, Parse: paths, Touched: paths, Prev: ix})
+	locked := r.refreshMu.TryLock()
+	if !locked {
+		// A Refresh runs (the background completion): parse in memory and
+		// leave the cache to it.
+		o.NoCache = true
+	}
+	nix, st, err := index.Open(ctx, r.root, o)
+	if locked {
+		r.refreshMu.Unlock()
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("hone: index %s: %w", r.root, err)
 	}
@@ -730,7 +751,7 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 	r.mu.Lock()
 	if r.ix == ix {
 		skipped := r.stats.Skipped
-		r.ix, r.stats, r.indexMs = nix, st, r.indexMs+ms
+		r.ix, r.stats = nix, st
 		r.stats.Skipped = skipped
 	}
 	if r.opts.Watch && !r.completing && !r.closed {
