@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -320,5 +321,48 @@ func TestFlagValues(t *testing.T) {
 				t.Errorf("hone %s = exit %d, stderr %q; want exit %d and a message with %q", strings.Join(args, " "), code, stderr, c.want, c.says)
 			}
 		})
+	}
+}
+
+// TestFirstContact: on a tree with no index in the cache, hone answers from
+// a first answer's partial index (and says so), while hone index builds the
+// whole index.
+func TestFirstContact(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
+		t.Fatal(err)
+	}
+	// Files no task here matches: they stay unparsed in a first answer.
+	for i := range 5 {
+		p := filepath.Join(dir, "lib", fmt.Sprintf("ledger%d.go", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package lib\n\nfunc Balance%d() int { return %d }\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	task := "Fix the authentication token expiry bug"
+	code, out, _ := run(t, "", "--repo", dir, "--no-history", "--json", task)
+	var res struct {
+		Stats struct {
+			FilesIndexed int `json:"files_indexed"`
+			Unparsed     int `json:"unparsed"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != ExitOK || err != nil {
+		t.Fatalf("hone --json: exit %d, %v", code, err)
+	}
+	if res.Stats.Unparsed < 5 || res.Stats.Unparsed >= res.Stats.FilesIndexed {
+		t.Errorf("first contact: %d of %d files unparsed, want the 5 the task does not match at least", res.Stats.Unparsed, res.Stats.FilesIndexed)
+	}
+	code, out, _ = run(t, "", "--repo", dir, "--no-history", "--first-answer=false", "--json", task)
+	res.Stats.Unparsed = -1
+	if err := json.Unmarshal([]byte(out), &res); code != ExitOK || err != nil || res.Stats.Unparsed != -1 {
+		t.Errorf("--first-answer=false: exit %d (%v), unparsed %d, want the key absent", code, err, res.Stats.Unparsed)
+	}
+	code, out, _ = run(t, "", "--repo", dir, "--no-history", "index")
+	if code != ExitOK || !strings.Contains(out, fmt.Sprintf("%d files indexed (%d parsed", res.Stats.FilesIndexed, res.Stats.FilesIndexed)) {
+		t.Errorf("hone index on a first contact: exit %d, %q; want every file parsed", code, out)
 	}
 }

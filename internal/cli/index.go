@@ -27,6 +27,7 @@ when no file is left to index (the exit code is then 5).`,
 			if err := c.check(); err != nil {
 				return err
 			}
+			c.firstAnswer = false // the whole index: a first answer is for commands that answer
 			repo, err := c.open(cmd.Context(), stderr)
 			var empty *hone.EmptyRepoError
 			switch {
@@ -42,6 +43,7 @@ when no file is left to index (the exit code is then 5).`,
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	c.register(cmd)
+	_ = cmd.PersistentFlags().MarkHidden("first-answer") // index builds the whole index
 	cmd.Flags().BoolVar(&explain, "explain", false, "list every skipped file with its reason")
 	return cmd
 }
@@ -53,6 +55,9 @@ when no file is left to index (the exit code is then 5).`,
 func printIndex(w io.Writer, root string, st index.Stats, history string, explain bool) {
 	fmt.Fprintf(w, "%s: %d files indexed (%d parsed, %d recalled by content, %d from cache, %d removed), %d skipped, %d ms\n",
 		root, st.Files, st.Parsed, st.Recalled, st.Reused, st.Removed, len(st.Skipped), st.Millis)
+	if st.Unparsed > 0 {
+		fmt.Fprintf(w, "  not parsed yet: %d (a first answer's index; the next run parses them)\n", st.Unparsed)
+	}
 	byReason := map[walk.SkipReason]int{}
 	for _, s := range st.Skipped {
 		byReason[s.Reason]++

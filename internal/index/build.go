@@ -350,18 +350,21 @@ func refused(skips []contentSkip, parsed []parsed, files []walk.File) ([]content
 
 // addKept adds the parses that were not refused and returns how many of
 // them were parsed and how many recalled from the records store.
-func (b *builder) addKept(parsed []parsed) (parsedN, recalledN int) {
+func (b *builder) addKept(parsed []parsed) (parsedN, recalledN, lexicalN int) {
 	for i := range parsed {
 		if p := &parsed[i]; p.skip == nil {
 			b.addParsed(p)
-			if p.recalled {
+			switch {
+			case p.recalled:
 				recalledN++
-			} else {
+			case p.key == unparsedKey:
+				lexicalN++
+			default:
 				parsedN++
 			}
 		}
 	}
-	return parsedN, recalledN
+	return parsedN, recalledN, lexicalN
 }
 
 // addReused adds local file d of segment old unchanged. Its term ids are

@@ -203,7 +203,8 @@ type Stats struct {
 	Parsed   int // read and parsed this time
 	Recalled int // read this time, their parse taken from the records store
 	Removed  int // in the cache but gone from the tree
-	Unparsed int // indexed without their parse (Options.Lexical)
+	Lexical  int // read this time without parsing (Options.Lexical)
+	Unparsed int // indexed without their parse, read now or before (Options.Lexical)
 	Skipped  []walk.Skip
 	Warnings []string // e.g. "cache was corrupt; rebuilt"; each also went to Options.Logger
 	Millis   int64

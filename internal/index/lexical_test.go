@@ -25,8 +25,8 @@ func TestLexicalOpen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Unparsed != lex.Len() || st.Unparsed == 0 || lex.Unparsed() != st.Unparsed {
-				t.Fatalf("lexical Open: %d files, %d unparsed (Unparsed() %d)", lex.Len(), st.Unparsed, lex.Unparsed())
+			if st.Unparsed != lex.Len() || st.Unparsed == 0 || lex.Unparsed() != st.Unparsed || st.Lexical != st.Unparsed || st.Parsed != 0 {
+				t.Fatalf("lexical Open: %d files, %d unparsed (Unparsed() %d), %d read without parsing, %d parsed", lex.Len(), st.Unparsed, lex.Unparsed(), st.Lexical, st.Parsed)
 			}
 			if got := lex.Defining("TokenManager"); len(got) != 0 {
 				t.Errorf("lexical index defines TokenManager in %v", got)

@@ -243,7 +243,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			print = old.printOf()
 		}
 		for _, end := range ends[:len(ends)-1] {
-			sg, sk, np, nr, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
+			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {
 					rs.close()
@@ -256,6 +256,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			skips = append(skips, sk...)
 			st.Parsed += np
 			st.Recalled += nr
+			st.Lexical += nl
 			lo = end
 		}
 	}
@@ -335,9 +336,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			}
 		}
 	}
-	np, nr := b.addKept(parsed)
+	np, nr, nl := b.addKept(parsed)
 	st.Parsed += np
 	st.Recalled += nr
+	st.Lexical += nl
 	parsed = nil
 	for _, sg := range spilled {
 		segs = append(segs, sg)
@@ -356,7 +358,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	st.Files = ix.Len()
 	st.Unparsed = ix.Unparsed()
-	st.Reused = st.Files - st.Parsed - st.Recalled
+	st.Reused = st.Files - st.Parsed - st.Recalled - st.Lexical
 	if old != nil && old.imports != nil && samePaths(old, ix) {
 		redo := map[ID]bool{}
 		for _, f := range toRead {

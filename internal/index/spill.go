@@ -53,27 +53,27 @@ func chunkPlan(files []walk.File) []int {
 // returns it as read back from its file, with the files whose content was
 // refused. A segment that cannot be written or read back is returned as
 // built (save writes it, or warns). sg is nil when no file was kept.
-func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN int, err error) {
+func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
 	parsed, err := parseAll(ctx, files, workers, rs, lexical, progress)
 	if err != nil {
-		return nil, nil, 0, 0, err
+		return nil, nil, 0, 0, 0, err
 	}
 	skips, _ = refused(nil, parsed, files)
 	b := newBuilder(len(files), nil)
-	parsedN, recalledN = b.addKept(parsed)
+	parsedN, recalledN, lexicalN = b.addKept(parsed)
 	parsed = nil
 	if len(b.recs) == 0 {
-		return nil, skips, 0, 0, nil
+		return nil, skips, 0, 0, 0, nil
 	}
 	sg = b.finish()
 	sg.name = newSegmentName(p)
 	sp := filepath.Join(filepath.Dir(p), sg.name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return sg, skips, parsedN, recalledN, nil
+		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
 	buf := sg.encode(print)
 	if _, err := replaceFile(sp, buf); err != nil {
-		return sg, skips, parsedN, recalledN, nil
+		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
 	sg.size.Store(int64(len(buf)))
 	if back, err := loadSegment(sp, len(sg.files), print); err == nil {
@@ -82,7 +82,7 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 	if afterSpill != nil {
 		afterSpill(sp)
 	}
-	return sg, skips, parsedN, recalledN, nil
+	return sg, skips, parsedN, recalledN, lexicalN, nil
 }
 
 // afterSpill, when set (by tests), is called with each spilled segment's
