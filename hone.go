@@ -887,8 +887,8 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 	}
 	symbols := taskSymbols(t)
 	in := pack.Input{Task: res.Task, Root: r.root, Terms: words}
-	add := func(e loop.Evaluation, selected bool) {
-		f := pack.File{Evaluation: e, Selected: selected,
+	add := func(e loop.Evaluation, selected, fallback bool) {
+		f := pack.File{Evaluation: e, Selected: selected, Fallback: fallback,
 			Evidence: pack.Evidence{Terms: terms, Symbols: symbols}}
 		if id, ok := ix.Lookup(e.Path); ok {
 			f.Defs = ix.File(id).Defs
@@ -908,16 +908,37 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 	seen := map[string]bool{}
 	for _, e := range res.Files {
 		seen[e.Path] = true
-		add(e, true)
+		add(e, true, false)
 	}
+	judged := map[string]float64{}
 	for _, e := range res.Ranked {
-		if !seen[e.Path] {
+		judged[e.Path] = e.Relevance
+		if !seen[e.Path] && (res.Evidence == nil || e.Relevance >= FallbackFloor) {
 			seen[e.Path] = true
-			add(e, false)
+			add(e, false, false)
 		}
+	}
+	// After a judged session, what the budget leaves goes to hone's own
+	// ranking: a judge errs too.
+	for _, e := range res.Evidence {
+		if seen[e.Path] {
+			continue
+		}
+		seen[e.Path] = true
+		why := "hone's own ranking, not kept by the judge"
+		if j, ok := judged[e.Path]; ok {
+			why = fmt.Sprintf("hone's own ranking (%.2f); the judge rated it %.2f", e.Relevance, j)
+		}
+		e.Reason = why + ": " + e.Reason
+		add(e, false, true)
 	}
 	return pack.Build(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
+
+// After a judged session (Start), the pack holds the judge's files, then,
+// with what the budget leaves (pack.File.Fallback), hone's own ranking: a
+// file the judge rated below FallbackFloor can come back there.
+const FallbackFloor = 0.2
 
 // taskSymbols returns the names a task gives, lower-cased: its identifiers,
 // and each dotted name whole, as its last two parts and as its last part.

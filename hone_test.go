@@ -366,3 +366,57 @@ func TestStartPagesByEvidence(t *testing.T) {
 		}
 	}
 }
+
+// After a judged session, the pack holds the judge's files and, with what
+// the budget leaves, hone's own ranking: a file a judge wrongly rated low
+// still reaches the subagent, marked as such, after the judge's files.
+func TestPackAfterSessionFallsBackOnHonesRanking(t *testing.T) {
+	ctx := context.Background()
+	repo := open(t, "testdata/auth-service")
+	task := "Fix the authentication token expiry bug"
+	sess, err := repo.Start(ctx, task, hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A judge that keeps one minor file and rates every other file 0.1.
+	kept := ""
+	for {
+		if done, _ := sess.Done(); done {
+			break
+		}
+		cands, err := sess.Dispatch(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cands) == 0 {
+			break
+		}
+		evals := make([]loop.Evaluation, 0, len(cands))
+		for _, c := range cands {
+			rel := 0.1
+			if kept == "" && c.Path == "src/config.ts" || c.Path == kept {
+				kept, rel = c.Path, 0.9
+			}
+			evals = append(evals, loop.Evaluation{Path: c.Path, Relevance: rel, Reason: "scripted"})
+		}
+		if _, err := sess.Judge(ctx, evals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := sess.Result()
+	if len(res.Evidence) == 0 || kept == "" {
+		t.Fatalf("session: evidence %d files, kept %q", len(res.Evidence), kept)
+	}
+	pack, err := repo.Pack(&hone.Result{Result: *res}, hone.PackOptions{Budget: 8000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := strings.Index(pack, "## "+kept+" ")
+	fallback := strings.Index(pack, "## src/auth/tokens.ts ")
+	if judged < 0 || fallback < 0 || fallback < judged {
+		t.Fatalf("pack: the judge's %s at %d, hone's tokens.ts at %d; want both, the judge's first:\n%s", kept, judged, fallback, pack)
+	}
+	if !strings.Contains(pack[fallback:], "the judge rated it 0.10") {
+		t.Errorf("tokens.ts in the pack does not say the judge rated it low:\n%s", pack[fallback:min(len(pack), fallback+400)])
+	}
+}

@@ -356,6 +356,11 @@ type Result struct {
 	Cycles []Cycle      `json:"cycles"`
 	// Stopped says why the loop stopped.
 	Stopped string `json:"stopped"`
+	// Evidence is hone's own judgment of the files a judged session weighed
+	// (Options.Evidence: its Prior and the candidates it weighed), best
+	// first; nil without Options.Evidence. A context pack falls back on it
+	// after the judge's files (see hone's Repo.Pack).
+	Evidence []Evaluation `json:"-"`
 }
 
 // ErrDone is returned by Session methods once the loop has stopped.
@@ -827,7 +832,33 @@ func (s *Session) Result() *Result {
 	if stopped == "" {
 		stopped = "not finished"
 	}
-	return &Result{Task: s.task, Files: files, Ranked: ranked, Cycles: append([]Cycle(nil), s.cycles...), Stopped: stopped}
+	return &Result{Task: s.task, Files: files, Ranked: ranked, Cycles: append([]Cycle(nil), s.cycles...), Stopped: stopped,
+		Evidence: s.evidenceRanked()}
+}
+
+// evidenceRanked returns hone's own evaluation of every file its evidence
+// weighed, best first: Options.Prior's as they are, the others with their
+// relevance.
+func (s *Session) evidenceRanked() []Evaluation {
+	if len(s.evidence) == 0 {
+		return nil
+	}
+	out := make([]Evaluation, 0, len(s.evidence))
+	seen := make(map[string]bool, len(s.evidence))
+	for _, e := range s.opts.Prior {
+		if !seen[e.Path] {
+			seen[e.Path] = true
+			e.Relevance = s.evidence[e.Path]
+			out = append(out, e)
+		}
+	}
+	for p, r := range s.evidence {
+		if !seen[p] {
+			out = append(out, Evaluation{Path: p, Relevance: r, Reason: fmt.Sprintf("hone's evidence %.2f", r), MissingContext: []string{}})
+		}
+	}
+	s.sortEvals(out)
+	return out
 }
 
 // sortEvals orders by relevance, then by first-seen order, then by path.

@@ -40,6 +40,10 @@ import (
 // order, with "…" between runs; a file whose chosen lines hold most of it
 // is shown whole when that fits.
 //
+// A Fallback file (hone's own ranking after a judge's files, see hone's
+// Repo.Pack) gets only what is left: its units are taken after every unit
+// of the others, and the others are shown whole where that fits first.
+//
 // The footer lists the ranked files that were left out and why.
 
 // Pack weights and limits.
@@ -91,6 +95,9 @@ type File struct {
 	Defs []syntax.Tag
 	// Evidence says what the task says about the file's parts.
 	Evidence Evidence
+	// Fallback files get only what the budget leaves once every part of
+	// the others that fits is in (hone's own ranking after a judge's files).
+	Fallback bool
 }
 
 // Input is what Build packs.
@@ -108,10 +115,11 @@ type Input struct {
 
 // item is one unit of one file, a candidate for the pack.
 type item struct {
-	file  int
-	unit  unit
-	value float64
-	whole bool // the whole file
+	file     int
+	unit     unit
+	value    float64
+	whole    bool // the whole file
+	fallback bool // of a Fallback file: after every other item
 }
 
 // packFile is a file being packed.
@@ -252,78 +260,102 @@ func Build(in Input, opts Options) (string, error) {
 			items = append(items, item{file: i, unit: u, value: w * share})
 		}
 	}
-	slices.SortStableFunc(items, func(a, c item) int { return cmp.Compare(c.value, a.value) })
+	for i := range items {
+		items[i].fallback = files[items[i].file].in.Fallback
+	}
+	slices.SortStableFunc(items, func(a, c item) int {
+		if a.fallback != c.fallback {
+			if a.fallback {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(c.value, a.value)
+	})
 
 	used := 0
-	for _, it := range items {
-		pf := files[it.file]
-		var lines []int
-		if it.whole {
-			for l := 1; l <= max(1, len(pf.f.lines)); l++ {
-				lines = append(lines, l)
-			}
-		} else {
-			lines = pf.f.unitLines(it.unit, unitCap)
+	// Two rounds: the files, then the Fallback files with what is left;
+	// each ends by showing whole the files whose chosen lines hold most of
+	// them.
+	split := slices.IndexFunc(items, func(it item) bool { return it.fallback })
+	if split < 0 {
+		split = len(items)
+	}
+	for _, fallback := range []bool{false, true} {
+		round := items[:split]
+		if fallback {
+			round = items[split:]
 		}
-		if room >= 0 {
-			// A rough lower bound first: most units that cannot fit are
-			// turned away without measuring (masking) their lines.
-			rough := 0
-			for _, l := range lines {
-				if !pf.chosen[l] {
-					rough += pf.f.roughCost(l)
+		for _, it := range round {
+			pf := files[it.file]
+			var lines []int
+			if it.whole {
+				for l := 1; l <= max(1, len(pf.f.lines)); l++ {
+					lines = append(lines, l)
+				}
+			} else {
+				lines = pf.f.unitLines(it.unit, unitCap)
+			}
+			if room >= 0 {
+				// A rough lower bound first: most units that cannot fit are
+				// turned away without measuring (masking) their lines.
+				rough := 0
+				for _, l := range lines {
+					if !pf.chosen[l] {
+						rough += pf.f.roughCost(l)
+					}
+				}
+				if used+rough*9/10 > room {
+					continue
 				}
 			}
-			if used+rough*9/10 > room {
+			before := pf.size()
+			var added []int
+			for _, l := range lines {
+				if !pf.chosen[l] {
+					pf.choose(l, true)
+					added = append(added, l)
+				}
+			}
+			if len(added) == 0 {
 				continue
 			}
-		}
-		before := pf.size()
-		var added []int
-		for _, l := range lines {
-			if !pf.chosen[l] {
-				pf.choose(l, true)
-				added = append(added, l)
+			cost := pf.size() - before
+			if !pf.opened {
+				cost += len(pf.head)
 			}
-		}
-		if len(added) == 0 {
-			continue
-		}
-		cost := pf.size() - before
-		if !pf.opened {
-			cost += len(pf.head)
-		}
-		if room >= 0 && used+cost > room {
-			for _, l := range added {
-				pf.choose(l, false)
+			if room >= 0 && used+cost > room {
+				for _, l := range added {
+					pf.choose(l, false)
+				}
+				continue
 			}
-			continue
-		}
-		used += cost
-		pf.opened = true
-	}
-	// A file whose chosen lines hold most of it reads better whole.
-	for _, pf := range files {
-		if !pf.opened {
-			continue
-		}
-		before := pf.size()
-		if pf.withheld != "" || float64(before) < wholeIfCovered*float64(pf.f.wholeSize()) {
-			continue
-		}
-		var added []int
-		for l := 1; l <= len(pf.f.lines); l++ {
-			if !pf.chosen[l] {
-				pf.choose(l, true)
-				added = append(added, l)
-			}
-		}
-		if cost := pf.size() - before; room >= 0 && used+cost > room {
-			for _, l := range added {
-				pf.choose(l, false)
-			}
-		} else {
 			used += cost
+			pf.opened = true
+		}
+		// A file whose chosen lines hold most of it reads better whole.
+		for _, pf := range files {
+			if !pf.opened || pf.in.Fallback != fallback {
+				continue
+			}
+			before := pf.size()
+			if pf.withheld != "" || float64(before) < wholeIfCovered*float64(pf.f.wholeSize()) {
+				continue
+			}
+			var added []int
+			for l := 1; l <= len(pf.f.lines); l++ {
+				if !pf.chosen[l] {
+					pf.choose(l, true)
+					added = append(added, l)
+				}
+			}
+			if cost := pf.size() - before; room >= 0 && used+cost > room {
+				for _, l := range added {
+					pf.choose(l, false)
+				}
+			} else {
+				used += cost
+			}
 		}
 	}
 

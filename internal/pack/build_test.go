@@ -226,3 +226,54 @@ func TestNamedClassIsWhole(t *testing.T) {
 		t.Errorf("%d member units of DecimalField, want 3 (description, to_python, get_internal_type)", members)
 	}
 }
+
+// A Fallback file gets only what the budget leaves: the other files' parts
+// that fit come first, whatever its relevance; with room, it is shown.
+func TestFallbackFillsWhatIsLeft(t *testing.T) {
+	root := t.TempDir()
+	src, defs := bigModule()
+	os.WriteFile(filepath.Join(root, "tokens.py"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(root, "hub.py"), []byte(src), 0o644)
+	ev := Evidence{Terms: map[string]float64{"expiry": 2, "token": 1}, Symbols: map[string]bool{"parse_expiry": true}}
+	files := func(fallback bool) []File {
+		return []File{
+			{Evaluation: loop.Evaluation{Path: "tokens.py", Relevance: 0.95, Reason: "judged"}, Selected: true, Defs: defs, Evidence: ev},
+			{Evaluation: loop.Evaluation{Path: "hub.py", Relevance: 0.99, Reason: "hone's own"}, Defs: defs, Evidence: ev, Fallback: fallback},
+		}
+	}
+	shown := func(pack, path string) int {
+		_, after, ok := strings.Cut(pack, "## "+path+" ")
+		if !ok {
+			return 0
+		}
+		body, _, _ := strings.Cut(after, "\n## ")
+		return strings.Count(body, " | ")
+	}
+	for _, budget := range []int{1500, 3000} {
+		in := Input{Task: "Fix parse_expiry of a token", Root: root, Terms: []string{"expiry", "token"}, Files: files(true)}
+		got, err := Build(in, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Files = files(false)
+		plain, err := Build(in, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Tokens(got) > budget {
+			t.Errorf("budget %d: %d tokens", budget, Tokens(got))
+		}
+		// As a fallback, hub.py takes nothing from tokens.py; as a ranked
+		// file of higher relevance, it does.
+		if a, b := shown(got, "tokens.py"), shown(plain, "tokens.py"); a <= b {
+			t.Errorf("budget %d: tokens.py shows %d lines beside a fallback, %d beside a ranked file; want more", budget, a, b)
+		}
+	}
+	got, err := Build(Input{Task: "Fix parse_expiry of a token", Root: root, Terms: []string{"expiry", "token"}, Files: files(true)}, Options{Budget: 8000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown(got, "hub.py") == 0 {
+		t.Errorf("with room, the fallback file is not shown:\n%s", got)
+	}
+}
