@@ -94,7 +94,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 8
+	formatVersion = 9 // 9: a file a Lexical Open did not parse carries unparsedKey
 	headerSize    = 48
 	manifestHead  = 32
 )
