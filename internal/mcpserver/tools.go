@@ -128,7 +128,7 @@ type StartInput struct {
 	Threshold     float64 `json:"threshold,omitempty" jsonschema:"relevance in (0,1] a file needs to count as found (default 0.7)"`
 	MaxCycles     int     `json:"max_cycles,omitempty" jsonschema:"maximum cycles (default 3, at most 10)"`
 	MaxCandidates int     `json:"max_candidates,omitempty" jsonschema:"candidates shown per cycle (default 15, at most 40)"`
-	BudgetTokens  int     `json:"budget_tokens,omitempty" jsonschema:"when set, the final result carries a Markdown context pack of about this many tokens"`
+	BudgetTokens  int     `json:"budget_tokens,omitempty" jsonschema:"when set, the final result carries a Markdown context pack of about this many tokens: the files you judged relevant first, then, with what is left, hone's own ranking, each such file marked as hone's (with your rating if you judged it)"`
 	IncludeTests  bool    `json:"include_tests,omitempty" jsonschema:"do not down-weight test files"`
 	ShowSecrets   bool    `json:"show_secrets,omitempty" jsonschema:"show files that look like secret material (private keys, certificates, .env, credentials.json) and the values of credentials in pack and excerpts; by default such a file is listed with the reason (not shown: looks like a private key) and a credential value is masked as ********, for the whole session (the excerpts of start and judge and the final pack)"`
 }
