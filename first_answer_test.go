@@ -2,10 +2,12 @@ package hone_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +142,48 @@ func TestFirstAnswerCompletesInBackground(t *testing.T) {
 	}
 	if again.Stats.Unparsed != 0 {
 		t.Errorf("after the background completion: %d unparsed", again.Stats.Unparsed)
+	}
+}
+
+// A cancelled retrieval on a first answer's index ends as one on a complete
+// index does (the context's error, the loop's result so far), not as a
+// failure of the index.
+func TestFirstAnswerCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var results []*hone.Result
+	for _, first := range []bool{false, true} {
+		repo, err := hone.Open(context.Background(), "testdata/auth-service", hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: first})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+		if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "index") {
+			t.Fatalf("first answer %v: Retrieve on a cancelled context: %v, want the loop's context.Canceled", first, err)
+		}
+		results = append(results, res)
+	}
+	if (results[0] == nil) != (results[1] == nil) {
+		t.Errorf("cancelled: complete index gives %v, first answer %v", results[0], results[1])
+	}
+}
+
+// When the task's files cannot be parsed (here the tree is gone), a first
+// answer still answers, from the files' words.
+func TestFirstAnswerWithoutItsParse(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/auth-service")); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	res, err := repo.Retrieve(context.Background(), "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil || len(res.Ranked) == 0 || res.Stats.Unparsed != res.Stats.FilesIndexed {
+		t.Fatalf("Retrieve after the tree went: %v; want an answer from the unparsed index", err)
 	}
 }

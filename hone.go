@@ -715,11 +715,14 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		return nil, 0, err
 	}
 	q, err := w.refiner.Initial(ctx, text)
-	if err != nil {
-		return nil, 0, err
+	var cands []loop.Candidate
+	if err == nil {
+		cands, err = w.searcher.Search(ctx, q, FirstParse)
 	}
-	cands, err := w.searcher.Search(ctx, q, FirstParse)
 	if err != nil {
+		if ctx.Err() != nil {
+			return ix, indexMs, nil // the loop stops on it, with its result so far
+		}
 		return nil, 0, err
 	}
 	var paths []string
@@ -743,7 +746,12 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		r.refreshMu.Unlock()
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("hone: index %s: %w", r.root, err)
+		// The answer comes from the index as it is (read, not parsed):
+		// weaker, but an answer; a cancelled retrieval stops in the loop.
+		if ctx.Err() == nil {
+			r.opts.Logger.Warn("hone: first answer: the task's files were not parsed; answering from the files' words", "err", err)
+		}
+		return ix, indexMs, nil
 	}
 	ms := time.Since(start).Milliseconds()
 	r.opts.Logger.Debug("hone: first answer: parsed the files the task points at", "parsed", st.Parsed+st.Recalled,
