@@ -187,3 +187,31 @@ func TestFirstAnswerWithoutItsParse(t *testing.T) {
 		t.Fatalf("Retrieve after the tree went: %v; want an answer from the unparsed index", err)
 	}
 }
+
+// Close stops a background completion and waits for it: nothing writes to
+// the cache after Close returns.
+func TestFirstAnswerCloseStopsCompletion(t *testing.T) {
+	cache := t.TempDir()
+	repo, err := hone.Open(context.Background(), "testdata/auth-service", hone.Options{CacheDir: cache, History: hone.History{Off: true}, FirstAnswer: true, Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Retrieve(context.Background(), "Fix the authentication token expiry bug", hone.RetrieveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- repo.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not return in 20 s")
+	}
+	before := fmt.Sprint(os.ReadDir(cache))
+	time.Sleep(100 * time.Millisecond)
+	if after := fmt.Sprint(os.ReadDir(cache)); after != before {
+		t.Errorf("the cache changed after Close:\n%s\n%s", before, after)
+	}
+}

@@ -254,6 +254,7 @@ type Repo struct {
 	refreshMu  sync.Mutex
 	completing bool
 	stop       context.CancelFunc
+	bg         sync.WaitGroup
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when
@@ -445,19 +446,22 @@ func (r *Repo) watchLocked(skipped []walk.Skip) {
 }
 
 // Close releases what the Repo holds beyond memory (its watcher, with
-// Options.Watch). The Repo still answers afterwards; Refresh then walks.
+// Options.Watch) and stops a first answer's background completion, waiting
+// for it. The Repo still answers afterwards; Refresh then walks.
 func (r *Repo) Close() error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.closed = true
-	if r.stop != nil {
-		r.stop()
+	stop := r.stop
+	var err error
+	if r.watcher != nil {
+		err = r.watcher.Close()
+		r.watcher = nil
 	}
-	if r.watcher == nil {
-		return nil
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+		r.bg.Wait() // the background completion stops at once, and writes nothing more
 	}
-	err := r.watcher.Close()
-	r.watcher = nil
 	return err
 }
 
@@ -768,7 +772,9 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		r.completing = true
 		bg, stop := context.WithCancel(context.Background())
 		r.stop = stop
+		r.bg.Add(1)
 		go func() {
+			defer r.bg.Done()
 			defer stop()
 			if err := r.refresh(bg, true); err != nil {
 				if bg.Err() == nil {
