@@ -111,3 +111,26 @@ func ExampleRepo_Start() {
 	// Output:
 	// src/auth/tokens.ts
 }
+
+// A first contact (no index in the cache) answers without waiting for the
+// whole index; the next Open completes it.
+func ExampleOptions_firstAnswer() {
+	cache, _ := os.MkdirTemp("", "hone-example")
+	defer os.RemoveAll(cache)
+	ctx := context.Background()
+	opts := hone.Options{CacheDir: cache, History: noHistory, FirstAnswer: true}
+	for range 2 {
+		repo, err := hone.Open(ctx, "testdata/auth-service", opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("best %s; partial index: %v\n", res.Ranked[0].Path, res.Stats.Unparsed > 0)
+	}
+	// Output:
+	// best src/auth/tokens.ts; partial index: true
+	// best src/auth/tokens.ts; partial index: false
+}
