@@ -188,6 +188,23 @@ func TestScore(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", s, sb.String())
 		}
 	}
+	if strings.Contains(sb.String(), "first answers") {
+		t.Errorf("a run of complete indexes is labelled with first answers:\n%s", sb.String())
+	}
+
+	// First answers (--first-answer) are counted and labelled.
+	runs["one"].Unparsed, runs["two"].Unparsed = 900, 700
+	fa := Score(insts, runs)
+	if fa.FirstAnswers != 2 || fa.UnparsedMedian != 800 {
+		t.Errorf("first answers %d, unparsed median %v; want 2 and 800", fa.FirstAnswers, fa.UnparsedMedian)
+	}
+	sb.Reset()
+	if err := WriteTable(&sb, &Summary{Instances: 3, Hone: fa}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sb.String(), "first answers (partial index)") || !strings.Contains(sb.String(), "unparsed files median") {
+		t.Errorf("table of first answers does not say so:\n%s", sb.String())
+	}
 }
 
 func TestReadInstances(t *testing.T) {

@@ -80,13 +80,16 @@ type Run struct {
 	// Reasons are the evaluator's reasons for the first Options.Explain
 	// ranked files, in the same order, so that the signals behind a ranking
 	// can be studied offline.
-	Reasons    []string       `json:"reasons,omitempty"`
-	Files      []string       `json:"files"`
-	Cycles     int            `json:"cycles"`
-	Stopped    string         `json:"stopped"`
-	RetrieveMs int64          `json:"retrieve_ms"`
-	IndexMs    int64          `json:"index_ms"`
-	Extra      map[string]any `json:"extra,omitempty"`
+	Reasons    []string `json:"reasons,omitempty"`
+	Files      []string `json:"files"`
+	Cycles     int      `json:"cycles"`
+	Stopped    string   `json:"stopped"`
+	RetrieveMs int64    `json:"retrieve_ms"`
+	IndexMs    int64    `json:"index_ms"`
+	// Unparsed counts the files the answer's index had not parsed: a
+	// first answer (--first-answer); 0 from a complete index.
+	Unparsed int            `json:"unparsed,omitempty"`
+	Extra    map[string]any `json:"extra,omitempty"`
 	// Packs are the coverage of the run's context pack at each of
 	// Options.PackBudgets, in that order.
 	Packs []PackCoverage `json:"packs,omitempty"`
@@ -712,7 +715,7 @@ func (p *runner) retrieve(ctx context.Context, repo *hone.Repo, in Instance, ro 
 		return nil, err
 	}
 	r := &Run{Ranked: []string{}, Files: []string{}, Cycles: len(res.Cycles), Stopped: res.Stopped,
-		RetrieveMs: res.Stats.RetrieveMs, IndexMs: res.Stats.IndexMs, Extra: res.Stats.Extra}
+		RetrieveMs: res.Stats.RetrieveMs, IndexMs: res.Stats.IndexMs, Unparsed: res.Stats.Unparsed, Extra: res.Stats.Extra}
 	for i, e := range res.Ranked {
 		r.Ranked = append(r.Ranked, e.Path)
 		if i < ScoredFiles {

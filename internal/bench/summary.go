@@ -45,7 +45,12 @@ type Figures struct {
 	Packs []PackFigures `json:"packs,omitempty"`
 	// Calibration is, for each relevance band, how many of the files
 	// scored in it (among the first ScoredFiles ranked) the fix changed.
-	Calibration      []Band  `json:"calibration,omitempty"`
+	Calibration []Band `json:"calibration,omitempty"`
+	// FirstAnswers counts the instances answered from a first answer's
+	// partial index (--first-answer), UnparsedMedian the median of the
+	// files their index had not parsed.
+	FirstAnswers     int     `json:"first_answers,omitempty"`
+	UnparsedMedian   float64 `json:"unparsed_median,omitempty"`
 	IndexMsMedian    float64 `json:"index_ms_median"`
 	IndexMsP95       float64 `json:"index_ms_p95"`
 	RetrieveMsMedian float64 `json:"retrieve_ms_median"`
@@ -93,7 +98,7 @@ var Bands = [][2]float64{{0.9, 1.0001}, {0.8, 0.9}, {0.7, 0.8}, {0.6, 0.7}, {0.5
 func Score(insts []Instance, runs map[string]*Run) Figures {
 	f := Figures{Acc: map[int]float64{}, Hit: map[int]float64{}, Recall: map[int]float64{},
 		Cycles: map[int]int{}, Stops: map[string]int{}}
-	var indexMs, retrieveMs []int64
+	var indexMs, retrieveMs, unparsed []int64
 	single := 0.0
 	goldFiles, goldSelected := 0, 0
 	bands := make([]Band, len(Bands))
@@ -149,7 +154,12 @@ func Score(insts []Instance, runs map[string]*Run) Figures {
 		f.Stops[StopKind(r.Stopped)]++
 		indexMs = append(indexMs, r.IndexMs)
 		retrieveMs = append(retrieveMs, r.RetrieveMs)
+		if r.Unparsed > 0 {
+			f.FirstAnswers++
+			unparsed = append(unparsed, int64(r.Unparsed))
+		}
 	}
+	f.UnparsedMedian = Median(unparsed)
 	if f.N > 0 {
 		n := float64(f.N)
 		for _, k := range Ks {
@@ -403,6 +413,10 @@ func WriteTable(w io.Writer, s *Summary) error {
 	num("mean files selected", "%.2f", h.MeanFiles, func(f *Figures) float64 { return f.MeanFiles })
 	num("empty selections", "%.0f", float64(h.EmptySelections), func(f *Figures) float64 { return float64(f.EmptySelections) })
 	num("mean cycles", "%.2f", h.MeanCycles, func(f *Figures) float64 { return f.MeanCycles })
+	if h.FirstAnswers > 0 {
+		num("first answers (partial index)", "%.0f", float64(h.FirstAnswers), func(f *Figures) float64 { return float64(f.FirstAnswers) })
+		num("unparsed files median", "%.0f", h.UnparsedMedian, func(f *Figures) float64 { return f.UnparsedMedian })
+	}
 	num("index ms median", "%.0f", h.IndexMsMedian, func(f *Figures) float64 { return f.IndexMsMedian })
 	num("index ms p95", "%.0f", h.IndexMsP95, func(f *Figures) float64 { return f.IndexMsP95 })
 	num("retrieve ms median", "%.0f", h.RetrieveMsMedian, func(f *Figures) float64 { return f.RetrieveMsMedian })
