@@ -458,7 +458,7 @@ func samePaths(a, b *Index) bool {
 func (ix *Index) clone() *Index {
 	cp := &Index{root: ix.root, print: ix.print, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
 		byPath: ix.byPath, deadDF: ix.deadDF, norm: ix.norm, imports: ix.imports, importedBy: ix.importedBy,
-		contentSkips: ix.contentSkips}
+		contentSkips: ix.contentSkips, unparsed: ix.unparsed}
 	cp.inheritTerms(ix, false)
 	return cp
 }

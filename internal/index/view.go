@@ -44,6 +44,9 @@ type Index struct {
 	// that saw them, so a warm Open need not read them again.
 	contentSkips []contentSkip
 
+	// unparsed counts the live files a Lexical Open did not parse.
+	unparsed int
+
 	// uni is the term space shared by all segments, built on first use
 	// (see terms), from uniPrev when an earlier index's space is at hand.
 	uniOnce sync.Once
@@ -129,6 +132,9 @@ func newIndex(root string, segs []*segment, dead [][]bool, skips []contentSkip) 
 	ix.byPath = make(map[string]ID, len(ix.loc))
 	for id, l := range ix.loc {
 		ix.byPath[segs[l.seg].files[l.id].Path] = ID(id)
+		if segs[l.seg].keys[l.id] == unparsedKey {
+			ix.unparsed++
+		}
 	}
 	ix.deriveNorms()
 	return ix
@@ -344,12 +350,4 @@ func (ix *Index) Parsed(id ID) bool {
 
 // Unparsed counts the files indexed without their parse (see
 // Options.Lexical); 0 for a complete index.
-func (ix *Index) Unparsed() int {
-	n := 0
-	for id := range ix.loc {
-		if !ix.Parsed(ID(id)) {
-			n++
-		}
-	}
-	return n
-}
+func (ix *Index) Unparsed() int { return ix.unparsed }
