@@ -356,19 +356,22 @@ func (r *Repo) refresh(ctx context.Context, complete bool) error {
 	var hist *history.Log
 	var histMsg string
 	histDone := make(chan struct{})
-	prev, _ := r.index()
-	first := r.opts.FirstAnswer && prev == nil && (r.opts.NoCache || !index.HasCache(r.opts.CacheDir, r.root))
 	r.mu.RLock()
+	prev := r.ix
 	partial := r.opts.Watch && prev != nil && r.stats.Unparsed > 0
 	r.mu.RUnlock()
+	// A first contact, or a watched first answer's index not completed
+	// yet, is read without parsing (and with the short history).
+	first := r.opts.FirstAnswer && prev == nil && (r.opts.NoCache || !index.HasCache(r.opts.CacheDir, r.root))
+	lexical := first || (partial && !complete)
 	go func() {
 		defer close(histDone)
-		hist, histMsg = r.loadHistory(ctx, first || (partial && !complete))
+		hist, histMsg = r.loadHistory(ctx, lexical)
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
 	touched := r.changes()
 	ix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{
-		Lexical:  first || (partial && !complete),
+		Lexical:  lexical,
 		Touched:  touched,
 		Prev:     prev, // read the cache file again only if someone changed it
 		Progress: r.opts.Progress,
@@ -467,8 +470,9 @@ func (r *Repo) Close() error {
 
 // loadHistory reads the commit log, or returns nil: a repository without
 // one (not under git, or git missing) is no error. The message says what
-// was read, or why nothing was.
-func (r *Repo) loadHistory(ctx context.Context, first bool) (*history.Log, string) {
+// was read, or why nothing was. short reads only the newest
+// FirstAnswerCommits (a first answer's).
+func (r *Repo) loadHistory(ctx context.Context, short bool) (*history.Log, string) {
 	h := r.opts.History
 	if h.Off {
 		return nil, "off"
@@ -476,7 +480,7 @@ func (r *Repo) loadHistory(ctx context.Context, first bool) (*history.Log, strin
 	src := history.Source{Dir: r.root, GitDir: h.GitDir, Rev: h.Rev}
 	hopts := history.Options{CacheDir: r.opts.CacheDir, NoCache: r.opts.NoCache,
 		Timeout: h.Timeout, Logger: r.opts.Logger, Prev: r.commitLog()}
-	if first {
+	if short {
 		hopts.MaxCommits = FirstAnswerCommits
 	}
 	l, st, err := history.Load(ctx, src, hopts)

@@ -244,7 +244,7 @@ func Build(in Input, opts Options) (string, error) {
 		if pf.small {
 			// Whole, if it fits: its value is the file's.
 			items = append(items, item{file: i, unit: unit{from: 1, to: max(1, len(pf.f.lines)), def: -1, parent: -1},
-				value: w * (1 + presence), whole: true})
+				value: w * (1 + presence), whole: true, fallback: pf.in.Fallback})
 		}
 		n := float64(len(pf.units))
 		for k, u := range pf.units {
@@ -257,11 +257,8 @@ func Build(in Input, opts Options) (string, error) {
 			if k == 0 {
 				share += presence
 			}
-			items = append(items, item{file: i, unit: u, value: w * share})
+			items = append(items, item{file: i, unit: u, value: w * share, fallback: pf.in.Fallback})
 		}
-	}
-	for i := range items {
-		items[i].fallback = files[items[i].file].in.Fallback
 	}
 	slices.SortStableFunc(items, func(a, c item) int {
 		if a.fallback != c.fallback {
