@@ -86,7 +86,10 @@
 // Options.Parse names files to parse all the same (the candidates of a
 // first query), and an Open that is not lexical reads every marked file
 // again, as if it had changed: a first contact answers after a read of the
-// tree, and the next Open completes the index.
+// tree, and the next Open completes the index. Options.ParseBytes bounds
+// that completion instead: each lexical Open parses about that many bytes
+// of the files not parsed yet, so that the cost of a run stays bounded on
+// a large tree while successive runs complete the index.
 //
 // # Records addressed by content
 //
@@ -191,6 +194,15 @@ type Options struct {
 	Lexical bool
 	// Parse names the files (repository paths) a Lexical Open parses.
 	Parse []string
+	// ParseBytes bounds a step towards completing a lexical index: a
+	// Lexical Open also parses the files it finds not parsed yet (new,
+	// changed, or left unparsed by an earlier lexical Open), in the order
+	// it visits them (the walk's), while the sizes of those it took sum to
+	// less than ParseBytes: it may pass the bound by one file (at most the
+	// walk's size limit). The rest stay lexical; the files of Parse are
+	// parsed all the same, outside the bound. Successive Opens with
+	// ParseBytes > 0 complete the index. 0 parses only Parse.
+	ParseBytes int64
 	// Logger receives each warning as Open meets it, the text of
 	// Stats.Warnings (a caller that logs them itself leaves it nil).
 	Logger *slog.Logger

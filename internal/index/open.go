@@ -171,16 +171,29 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	// lexical says which files to read without parsing them: with
-	// Options.Lexical, every file but those of Options.Parse. A file an
-	// earlier lexical Open did not parse is read again (and parsed) when
-	// lexical does not hold for it now.
+	// Options.Lexical, every file but those of Options.Parse and those
+	// step takes. A file an earlier lexical Open did not parse is read
+	// again (and parsed) when lexical does not hold for it now.
 	lexical := func(string) bool { return false }
+	parse := make(map[string]bool, len(opts.Parse))
 	if opts.Lexical {
-		parse := make(map[string]bool, len(opts.Parse))
 		for _, p := range opts.Parse {
 			parse[p] = true
 		}
 		lexical = func(p string) bool { return !parse[p] }
+	}
+	// step parses f too when Options.ParseBytes has room left for it (a
+	// file not parsed yet that lexical would leave so), and reports
+	// whether it did. Called in the order files are visited, before any is
+	// read; parse is only read once reading starts.
+	var stepped int64
+	step := func(f walk.File) bool {
+		if !opts.Lexical || stepped >= opts.ParseBytes || parse[f.Path] {
+			return false
+		}
+		parse[f.Path] = true
+		stepped += f.Size
+		return true
 	}
 	var toRead []walk.File
 	var keptSkips []contentSkip
@@ -190,7 +203,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			if id, ok := old.byPath[f.Path]; ok {
 				seen[id] = true
 				of := old.meta(id)
-				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now && (old.Parsed(id) || lexical(f.Path)) {
+				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now && (old.Parsed(id) || (lexical(f.Path) && !step(f))) {
 					continue
 				}
 				kill(id)
@@ -200,6 +213,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 				continue
 			}
 		}
+		step(f) // new or changed (a no-op when it took f above)
 		if f.Abs == "" {
 			f.Abs = filepath.Join(abs, filepath.FromSlash(f.Path))
 		}
