@@ -99,6 +99,81 @@ func TestFirstAnswer(t *testing.T) {
 	}
 }
 
+// Runs of a CLI after a first contact (Opens that are not watched) each
+// parse a bounded step of what the first answer left unparsed: the index
+// completes over a bounded number of runs, each leaving fewer files
+// unparsed, and then ranks as the complete index does.
+func TestFirstAnswerCompletesInSteps(t *testing.T) {
+	const step = 2000 // bytes a run parses (CompleteStep)
+	hone.SetCompleteStep(t, step)
+	dir := paddedCopy(t, "testdata/auth-service", hone.FirstParse+50)
+	var total int64 // bytes in the tree: more than it indexes
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			total += fi.Size()
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	noHist := hone.History{Off: true}
+	const task = "Fix the authentication token expiry bug"
+	complete, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: noHist})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := complete.Retrieve(ctx, task, hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cache := t.TempDir()
+	unparsed := -1
+	maxRuns := int(total/step) + 2
+	for run := 1; ; run++ {
+		r, err := hone.Open(ctx, dir, hone.Options{CacheDir: cache, History: noHist, FirstAnswer: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := r.IndexStats()
+		if run == 2 && st.Unparsed == 0 {
+			t.Fatalf("the run after a first contact parsed all %d files, not a step of %d bytes", st.Parsed, step)
+		}
+		got, err := r.Retrieve(ctx, task, hone.RetrieveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unparsed >= 0 && got.Stats.Unparsed >= unparsed {
+			t.Fatalf("run %d: %d unparsed, %d after the run before", run, got.Stats.Unparsed, unparsed)
+		}
+		unparsed = got.Stats.Unparsed
+		if unparsed == 0 {
+			if !slices.Equal(paths(got.Ranked), paths(want.Ranked)) {
+				t.Errorf("run %d, complete: ranking %v, want %v", run, paths(got.Ranked), paths(want.Ranked))
+			}
+			t.Logf("complete after %d runs", run)
+			break
+		}
+		if run >= maxRuns {
+			t.Fatalf("%d unparsed after %d runs", unparsed, run)
+		}
+	}
+	// A run on the complete index reads nothing.
+	r, err := hone.Open(ctx, dir, hone.Options{CacheDir: cache, History: noHist, FirstAnswer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := r.IndexStats(); st.Parsed != 0 || st.Lexical != 0 || st.Unparsed != 0 || st.Reused != st.Files {
+		t.Errorf("a run after completion: %+v", st)
+	}
+}
+
 // A long-lived Repo (Watch) completes a first answer's index in the
 // background.
 func TestFirstAnswerCompletesInBackground(t *testing.T) {

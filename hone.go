@@ -129,11 +129,16 @@ type Options struct {
 	// Open reads the files without parsing them (index.Options.Lexical)
 	// and only the newest FirstAnswerCommits commits of the history; each
 	// retrieval (Retrieve, Start) then parses the FirstParse files its
-	// first query ranks best before it judges anything, and the next
-	// Refresh (the next run of a CLI) parses the rest and reads the whole
-	// history. An answer from a partial index says so (Stats.Unparsed).
-	// With Watch (a long-lived Repo, hone mcp), the first retrieval starts
-	// that Refresh in the background as soon as it has parsed its files.
+	// first query ranks best before it judges anything. The next Refresh
+	// (the next run of a CLI) reads the whole history and parses at most
+	// CompleteStep bytes of the files not parsed yet, those changed since
+	// included (a large checkout is parsed in steps too), so that
+	// each run costs a bounded parse and successive runs complete the
+	// index; a run on a complete, unchanged index is as without
+	// FirstAnswer. An answer from a partial index says so
+	// (Stats.Unparsed). With Watch (a long-lived Repo, hone mcp), the
+	// first retrieval instead starts a Refresh that parses the rest, in
+	// the background, as soon as it has parsed its files.
 	FirstAnswer bool
 	// Watch keeps a watcher of the tree (inotify, kqueue or the like) so
 	// that Refresh stats only the paths that changed instead of walking
@@ -361,20 +366,27 @@ func (r *Repo) refresh(ctx context.Context, complete bool) error {
 	partial := r.opts.Watch && prev != nil && r.stats.Unparsed > 0
 	r.mu.RUnlock()
 	// A first contact, or a watched first answer's index not completed
-	// yet, is read without parsing (and with the short history).
+	// yet, is read without parsing (and with the short history). Any
+	// other Refresh of a first answer's Repo that is not watched (a CLI's
+	// next runs) parses a bounded step of what is not parsed yet.
 	first := r.opts.FirstAnswer && prev == nil && (r.opts.NoCache || !index.HasCache(r.opts.CacheDir, r.root))
-	lexical := first || (partial && !complete)
+	short := first || (partial && !complete)
+	lexical, step := short, int64(0)
+	if r.opts.FirstAnswer && !r.opts.Watch && !first {
+		lexical, step = true, completeStep
+	}
 	go func() {
 		defer close(histDone)
-		hist, histMsg = r.loadHistory(ctx, lexical)
+		hist, histMsg = r.loadHistory(ctx, short)
 	}()
 	defer func() { <-histDone }() // never leave the reader behind
 	touched := r.changes()
 	ix, st, err := index.Open(ctx, r.root, r.indexOptions(index.Options{
-		Lexical:  lexical,
-		Touched:  touched,
-		Prev:     prev, // read the cache file again only if someone changed it
-		Progress: r.opts.Progress,
+		Lexical:    lexical,
+		ParseBytes: step,
+		Touched:    touched,
+		Prev:       prev, // read the cache file again only if someone changed it
+		Progress:   r.opts.Progress,
 	}))
 	if err != nil {
 		return fmt.Errorf("hone: index %s: %w", r.root, err)
@@ -701,6 +713,18 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 // Options.FirstAnswer) has parsed before it judges: its first query's best
 // candidates.
 const FirstParse = 100
+
+// CompleteStep is how many bytes of source a Refresh parses towards
+// completing a first answer's index when the Repo is not watched (see
+// Options.FirstAnswer): the files not parsed yet, in the walk's order, until
+// their sizes pass it. A run of the CLI after a first contact thus costs
+// about a parse of CompleteStep bytes, not of the tree: a tree of up to
+// about that much source (django: 20 MB) completes in one run, as a larger
+// one does in a few.
+const CompleteStep = 32 << 20
+
+// completeStep is CompleteStep; tests take smaller steps.
+var completeStep int64 = CompleteStep
 
 // FirstAnswerCommits is how much history a first answer reads (see
 // Options.FirstAnswer): git gives it in a tenth of the time of the whole.

@@ -130,7 +130,7 @@ func (c *common) register(cmd *cobra.Command) {
 	f.BoolVar(&c.includeVendored, "include-vendored", false, "index bundled third-party code (Linguist's vendor rules: node_modules/, wwwroot/lib/, jquery.js ...)")
 	f.BoolVar(&c.includeData, "include-data", false, "index non-source data such as translation catalogs (*.po)")
 	f.BoolVar(&c.noHistory, "no-history", false, "read no commit history (files that past commits like the task touched)")
-	f.BoolVar(&c.firstAnswer, "first-answer", true, "on a tree with no index in the cache, answer from a read of its files, parsing only the files the task points at; the next run completes the index (=false: wait for the whole index)")
+	f.BoolVar(&c.firstAnswer, "first-answer", true, "on a tree with no index in the cache, answer from a read of its files, parsing only the files the task points at; the next runs complete the index, each parsing a bounded step (=false: wait for the whole index)")
 	f.BoolVarP(&c.verbose, "verbose", "v", false, "log details to stderr")
 	f.BoolVarP(&c.quiet, "quiet", "q", false, "no warnings or progress on stderr")
 }

@@ -56,7 +56,7 @@ func printIndex(w io.Writer, root string, st index.Stats, history string, explai
 	fmt.Fprintf(w, "%s: %d files indexed (%d parsed, %d recalled by content, %d from cache, %d removed), %d skipped, %d ms\n",
 		root, st.Files, st.Parsed, st.Recalled, st.Reused, st.Removed, len(st.Skipped), st.Millis)
 	if st.Unparsed > 0 {
-		fmt.Fprintf(w, "  not parsed yet: %d (a first answer's index; the next run parses them)\n", st.Unparsed)
+		fmt.Fprintf(w, "  not parsed yet: %d (a first answer's index; the next runs parse them)\n", st.Unparsed)
 	}
 	byReason := map[walk.SkipReason]int{}
 	for _, s := range st.Skipped {

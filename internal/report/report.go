@@ -439,7 +439,7 @@ func (p *printer) stats(s hone.Stats) {
 		plain(fmt.Sprintf("%s indexed", plural(s.FilesIndexed, "file"))),
 	}
 	if s.Unparsed > 0 {
-		parts = append(parts, plain(fmt.Sprintf("first answer: %d not parsed yet (the next run parses them)", s.Unparsed)))
+		parts = append(parts, plain(fmt.Sprintf("first answer: %d not parsed yet (the next runs parse them)", s.Unparsed)))
 	}
 	parts = append(parts,
 		plain(fmt.Sprintf("index %d ms", s.IndexMs)),
