@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,41 +24,59 @@ type stat struct {
 // Merge policy. A change is written as a new segment of the files it read;
 // that segment absorbs the segments small beside it, so that segment sizes
 // grow geometrically (as in a log-structured merge) and an edit costs a
-// segment of about its own size, while a search reads few segments.
+// segment of about its own size, while a search reads few segments. Sizes
+// are in bytes of source (what a segment's build holds in memory grows
+// with them), and what a new segment gathers is bounded as a chunk of a
+// large read is (spill.go): no Open rebuilds most of the index at once.
 const (
 	// mergeFactor: a new segment absorbs each segment with at most this
-	// many times its live files; the cost of a change stays within a
+	// many times its live bytes; the cost of a change stays within a
 	// constant of its size, amortised, and there are O(log n) segments.
 	mergeFactor = 4
 	// maxSegments bounds the segments a search reads: past it the smallest
-	// are absorbed too.
+	// are absorbed too, whatever their size.
 	maxSegments = 8
 )
 
-// foldPlan chooses the segments a new segment of fresh files absorbs, given
-// each segment's live and dead files and the number of other new segments
-// (chunks of the same read, see spill.go): those more dead than live (their
-// space goes back), then the smallest while each has at most mergeFactor
-// times the files gathered so far, then the smallest until at most
-// maxSegments remain.
-func foldPlan(live, dead []int, fresh, others int) []bool {
+// foldCap is the most live source a new segment gathers from the segments
+// it absorbs and its fresh files, but for maxSegments: a chunk of a large
+// read of total bytes (chunkPlan), so that a merge holds no more than a
+// cold build does.
+func foldCap(total int64) int64 {
+	return max(chunkBytes, (total+maxChunks-1)/maxChunks)
+}
+
+// foldPlan chooses the segments a new segment of fresh bytes of source
+// absorbs, given each segment's live and dead bytes and the number of other
+// new segments (chunks of the same read, see spill.go). Within foldCap of
+// the index's live bytes, it takes those more dead than live (their space
+// goes back), smallest first, then the smallest while each has at most
+// mergeFactor times the bytes gathered so far; then, whatever the cap, the
+// smallest until at most maxSegments remain. A segment more dead than live
+// that does not fit waits for an Open that reads less: its live bytes are
+// at most half of what it held.
+func foldPlan(live, dead []int64, fresh int64, others int) []bool {
 	fold := make([]bool, len(live))
+	total := fresh
+	for _, n := range live {
+		total += n
+	}
+	limit := foldCap(total)
+	order := make([]int, len(live))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(live[a], live[b]) })
 	size := fresh
-	for i := range live {
-		if dead[i] > live[i] {
+	for _, i := range order {
+		if dead[i] > live[i] && size+live[i] <= limit {
 			fold[i] = true
 			size += live[i]
 		}
 	}
-	order := make([]int, 0, len(live))
-	for i := range live {
-		if !fold[i] {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return live[a] - live[b] })
+	order = slices.DeleteFunc(order, func(i int) bool { return fold[i] })
 	k := 0
-	for ; k < len(order) && live[order[k]] <= mergeFactor*size; k++ {
+	for ; k < len(order) && live[order[k]] <= mergeFactor*size && size+live[order[k]] <= limit; k++ {
 		fold[order[k]] = true
 		size += live[order[k]]
 	}
@@ -305,24 +324,32 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	var base *segment
 	total := fresh
 	if old != nil {
-		live, nd := make([]int, len(old.segs)), make([]int, len(old.segs))
+		// Live and dead bytes of source per segment, and the fresh files'.
+		var freshBytes int64
+		for _, f := range last {
+			freshBytes += f.Size
+		}
+		live, nd := make([]int64, len(old.segs)), make([]int64, len(old.segs))
+		nLive := make([]int, len(old.segs))
 		for s, sg := range old.segs {
 			d := dead[s]
 			if d == nil {
 				d = old.dead[s]
 			}
-			for _, x := range d {
-				if x {
-					nd[s]++
+			for l := range sg.files {
+				if d != nil && d[l] {
+					nd[s] += sg.files[l].Size
+				} else {
+					live[s] += sg.files[l].Size
+					nLive[s]++
 				}
 			}
-			live[s] = len(sg.files) - nd[s]
 		}
-		fold = foldPlan(live, nd, fresh, len(spilled))
+		fold = foldPlan(live, nd, freshBytes, len(spilled))
 		for s, sg := range old.segs {
 			if fold[s] {
-				total += live[s]
-				if base == nil || live[s] > len(base.files) {
+				total += nLive[s]
+				if base == nil || nLive[s] > len(base.files) {
 					base = sg
 				}
 			}

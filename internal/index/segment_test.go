@@ -203,24 +203,42 @@ func TestSegmentsAnswerAsOne(t *testing.T) {
 }
 
 func TestFoldPlan(t *testing.T) {
+	const M = 1 << 20
 	tests := []struct {
-		live, dead []int
-		fresh      int
+		live, dead []int64
+		fresh      int64
+		others     int
 		want       []bool
 	}{
-		{[]int{1000}, []int{0}, 1, []bool{false}},
-		{[]int{1000, 3}, []int{0, 0}, 1, []bool{false, true}},
-		{[]int{1000, 3, 40}, []int{1, 0, 0}, 2, []bool{false, true, false}},
-		{[]int{1000, 3, 10}, []int{1, 0, 0}, 2, []bool{false, true, true}},
-		{[]int{1000, 250}, []int{0, 0}, 1, []bool{false, false}},
-		{[]int{100, 900}, []int{200, 0}, 1, []bool{true, false}},
-		{[]int{1000}, []int{0}, 300, []bool{true}},
-		{[]int{0}, []int{5}, 0, []bool{true}},
-		{[]int{9e6, 8e5, 7e4, 6e3, 500, 40, 3000, 20000, 300000}, make([]int, 9), 1, []bool{false, false, false, false, true, true, false, false, false}},
+		{[]int64{1000}, []int64{0}, 1, 0, []bool{false}},
+		{[]int64{1000, 3}, []int64{0, 0}, 1, 0, []bool{false, true}},
+		{[]int64{1000, 3, 40}, []int64{1, 0, 0}, 2, 0, []bool{false, true, false}},
+		{[]int64{1000, 3, 10}, []int64{1, 0, 0}, 2, 0, []bool{false, true, true}},
+		{[]int64{1000, 250}, []int64{0, 0}, 1, 0, []bool{false, false}},
+		{[]int64{100, 900}, []int64{200, 0}, 1, 0, []bool{true, false}},
+		{[]int64{1000}, []int64{0}, 300, 0, []bool{true}},
+		{[]int64{0}, []int64{5}, 0, 0, []bool{true}},
+		{[]int64{9e6, 8e5, 7e4, 6e3, 500, 40, 3000, 20000, 300000}, make([]int64, 9), 1, 0, []bool{false, false, false, false, true, true, false, false, false}},
+		// A step after a first contact of four chunks: the chunk the step
+		// read from fits the cap (a chunk, 85 MB) with the step; the others
+		// are not gathered, though within mergeFactor.
+		{[]int64{53 * M, 85 * M, 85 * M, 85 * M}, []int64{32 * M, 0, 0, 0}, 32 * M, 0, []bool{true, false, false, false}},
+		{[]int64{70 * M, 300 * M}, []int64{0, 0}, 40 * M, 0, []bool{false, false}},
+		// More dead than live, but too large to gather with this read; a
+		// smaller read takes it.
+		{[]int64{60 * M, 300 * M}, []int64{70 * M, 0}, 50 * M, 0, []bool{false, false}},
+		{[]int64{60 * M, 300 * M}, []int64{70 * M, 0}, 1000, 0, []bool{true, false}},
+		// Several more dead than live: the smallest first, while they fit.
+		{[]int64{40 * M, 30 * M, 20 * M, 100 * M}, []int64{50 * M, 40 * M, 30 * M, 0}, 10 * M, 0, []bool{false, true, true, false}},
+		// Under the cap, an edit still gathers the small segments.
+		{[]int64{300 * M, 8000, 900}, []int64{0, 0, 0}, 2000, 0, []bool{false, true, true}},
+		// maxSegments folds the smallest, whatever the cap.
+		{[]int64{100 * M, 100 * M, 100 * M, 100 * M, 100 * M, 100 * M, 100 * M, 90 * M, 95 * M}, make([]int64, 9), 10 * M, 0, []bool{false, false, false, false, false, false, false, true, true}},
+		{[]int64{100 * M, 101 * M, 102 * M, 103 * M, 95 * M, 90 * M}, make([]int64, 6), 10 * M, 3, []bool{false, false, false, false, true, true}},
 	}
 	for _, tt := range tests {
-		if got := foldPlan(tt.live, tt.dead, tt.fresh, 0); !slices.Equal(got, tt.want) {
-			t.Errorf("foldPlan(%v, %v, %d) = %v, want %v", tt.live, tt.dead, tt.fresh, got, tt.want)
+		if got := foldPlan(tt.live, tt.dead, tt.fresh, tt.others); !slices.Equal(got, tt.want) {
+			t.Errorf("foldPlan(%v, %v, %d, %d) = %v, want %v", tt.live, tt.dead, tt.fresh, tt.others, got, tt.want)
 		}
 	}
 }
