@@ -68,7 +68,9 @@
 // tree (or, with Options.Touched, only the paths a watcher saw change),
 // re-reads only files whose size, mtime or inode changed and writes them as
 // a new segment, which absorbs the segments small beside it (see
-// foldPlan): one edited file costs a segment of one file and a manifest.
+// foldPlan): one edited file costs a segment of one file and a manifest,
+// and what a new segment gathers stays within a chunk of a large read
+// (foldCap), so that no Open rebuilds most of the index in memory.
 // The files of each segment are read into one heap buffer and its arrays
 // viewed in it rather than decoded; nothing is mapped, so an index never
 // depends on its files once opened. A manifest that is corrupt, truncated,

@@ -329,7 +329,7 @@ func TestTermsCarriedOver(t *testing.T) {
 		return ix
 	}
 	open(nil)
-	// Each step adds more than four times the files of the next, so that
+	// Each step adds more than four times the bytes of the next, so that
 	// its segment is not folded into the next one's (see foldPlan).
 	add := func(name, text string, n int) {
 		t.Helper()
