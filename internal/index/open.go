@@ -111,6 +111,26 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return nil, st, fmt.Errorf("index: %s is not a directory", abs)
 	}
 
+	// Without a list of touched paths the tree is walked whatever the cache
+	// holds: the walk (system calls) runs beside the cache's load (reads and
+	// decoding), each on a core of its own.
+	type walked struct {
+		files   []walk.File
+		skipped []walk.Skip
+		err     error
+	}
+	var early chan walked
+	if opts.Touched == nil {
+		early = make(chan walked, 1)
+		go func() {
+			var w walked
+			w.err = walkTree(ctx, abs, opts.Walk,
+				func(f walk.File) error { w.files = append(w.files, f); return nil },
+				func(s walk.Skip) { w.skipped = append(w.skipped, s) })
+			early <- w
+		}()
+	}
+
 	// old is the index to start from; held, that the manifest describes it.
 	var old *Index
 	held := false
@@ -156,9 +176,15 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	if files == nil {
 		st.Walked = true
-		err = walkTree(ctx, abs, opts.Walk,
-			func(f walk.File) error { files = append(files, f); return nil },
-			func(s walk.Skip) { st.Skipped = append(st.Skipped, s) })
+		if early != nil {
+			w := <-early
+			files, err = w.files, w.err
+			st.Skipped = append(st.Skipped, w.skipped...)
+		} else {
+			err = walkTree(ctx, abs, opts.Walk,
+				func(f walk.File) error { files = append(files, f); return nil },
+				func(s walk.Skip) { st.Skipped = append(st.Skipped, s) })
+		}
 		if err != nil {
 			return nil, st, fmt.Errorf("index: walk %s: %w", abs, err)
 		}
