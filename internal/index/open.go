@@ -166,6 +166,19 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 
+	// An index read from the cache of several segments needs one term space
+	// over them for its first search (terms): built beside the walk, on the
+	// other core. A refresh that replaces the index extends it (see
+	// inheritTerms), so it waits for it.
+	var spaced chan struct{}
+	if old != nil && old != opts.Prev && opts.Prev == nil && len(old.segs) > 1 && early != nil {
+		spaced = make(chan struct{})
+		go func() {
+			defer close(spaced)
+			old.terms()
+		}()
+	}
+
 	if opts.NoCache && opts.Prev != nil && opts.Prev.root == abs {
 		old = opts.Prev // in memory only: an index of the same root to start from
 	}
@@ -421,6 +434,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	ix := newIndex(abs, segs, segDead, skips)
 	if old != nil {
 		ix.print = old.print // the segments it keeps carry it
+		if spaced != nil {
+			<-spaced
+		}
 		ix.inheritTerms(old, old != opts.Prev)
 	}
 	st.Files = ix.Len()
