@@ -61,16 +61,25 @@ func TestFirstAnswer(t *testing.T) {
 			}
 
 			cache := t.TempDir()
+			opening := time.Now()
 			first, err := hone.Open(ctx, dir, hone.Options{CacheDir: cache, History: noHist, FirstAnswer: true})
 			if err != nil {
 				t.Fatal(err)
 			}
+			openWall := time.Since(opening).Milliseconds()
 			if st := first.IndexStats(); st.Unparsed != st.Files {
 				t.Fatalf("first contact: %d of %d files unparsed, want all", st.Unparsed, st.Files)
 			}
+			called := time.Now()
 			got, err := first.Retrieve(ctx, tc.task, hone.RetrieveOptions{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The parse of the task's files counts once, as index time: the
+			// index and retrieval times fit in the Open and the call.
+			if wall := time.Since(called).Milliseconds(); got.Stats.IndexMs+got.Stats.RetrieveMs > openWall+wall+2 {
+				t.Errorf("first answer: index %d ms and retrieve %d ms, in an Open of %d ms and a call of %d ms",
+					got.Stats.IndexMs, got.Stats.RetrieveMs, openWall, wall)
 			}
 			if got.Stats.Unparsed < 50 || got.Stats.Unparsed >= got.Stats.FilesIndexed {
 				t.Errorf("first answer: %d of %d files unparsed", got.Stats.Unparsed, got.Stats.FilesIndexed)

@@ -688,11 +688,13 @@ func (r *Repo) LocalEvaluator(text string, opts RetrieveOptions) (loop.Evaluator
 // Retrieve runs the loop for task. On cancellation it returns the result so
 // far with the context's error.
 func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) (*Result, error) {
-	start := time.Now()
 	ix, indexMs, err := r.ready(ctx, text, opts)
 	if err != nil {
 		return nil, err
 	}
+	// The parse ready did for a first answer is index time (in indexMs),
+	// not retrieval.
+	start := time.Now()
 	w, err := r.wire(ix, text, opts, false)
 	if err != nil {
 		return nil, err
