@@ -171,7 +171,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// other core. A refresh that replaces the index extends it (see
 	// inheritTerms), so it waits for it.
 	var spaced chan struct{}
-	if old != nil && old != opts.Prev && opts.Prev == nil && len(old.segs) > 1 && early != nil {
+	if opts.Prev == nil && old != nil && len(old.segs) > 1 && early != nil {
 		spaced = make(chan struct{})
 		go func() {
 			defer close(spaced)
@@ -230,9 +230,10 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	// lexical says which files to read without parsing them: with
 	// Options.Lexical, every file but those of Options.Parse and those
-	// step takes. A file an earlier lexical Open did not parse is read
-	// again (and parsed) when lexical does not hold for it now.
-	lexical := func(string) bool { return false }
+	// step takes (nil: every file is parsed). A file an earlier lexical
+	// Open did not parse is read again (and parsed) when lexical does not
+	// hold for it now.
+	var lexical func(string) bool
 	parse := make(map[string]bool, len(opts.Parse))
 	if opts.Lexical {
 		for _, p := range opts.Parse {
@@ -261,7 +262,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			if id, ok := old.byPath[f.Path]; ok {
 				seen[id] = true
 				of := old.meta(id)
-				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now && (old.Parsed(id) || (lexical(f.Path) && !step(f))) {
+				if (stat{of.Size, of.ModTime, of.CTime, old.inode(id)}) == now && (old.Parsed(id) || (lexical != nil && lexical(f.Path) && !step(f))) {
 					continue
 				}
 				kill(id)
@@ -299,10 +300,6 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		return ix, st, nil
 	}
 
-	var lexFn func(string) bool
-	if opts.Lexical {
-		lexFn = lexical
-	}
 	rs := useRecords(st.CachePath, opts, old, retired, len(toRead), warn)
 	// A large read is built in chunks, each but the last written as a
 	// segment of its own before the next is parsed (spill.go).
@@ -315,7 +312,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			print = old.printOf()
 		}
 		for _, end := range ends[:len(ends)-1] {
-			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
+			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {
 					rs.close()
@@ -333,7 +330,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	last := toRead[lo:]
-	parsed, err := parseAll(ctx, last, opts.Workers, rs, lexFn, offsetProgress(opts.Progress, lo, len(toRead)))
+	parsed, err := parseAll(ctx, last, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 	if rs != nil {
 		if err == nil {
 			if err := rs.flush(); errors.Is(err, errDamaged) {
