@@ -2,9 +2,6 @@ package hone
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -13,19 +10,7 @@ import (
 // holds the lock) does not wait for it: Refresh returns at once, and the
 // retrieval parses its own task's files in memory.
 func TestCallDuringCompletionDoesNotWait(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/auth-service")); err != nil {
-		t.Fatal(err)
-	}
-	for i := range 10 {
-		p := filepath.Join(dir, "lib", fmt.Sprintf("ledger%d.go", i))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("package lib\n\nfunc Balance%d() int { return %d }\n", i, i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := PaddedCopy(t, "testdata/auth-service", 10)
 	ctx := context.Background()
 	r, err := Open(ctx, dir, Options{CacheDir: t.TempDir(), History: History{Off: true}, FirstAnswer: true, Watch: true})
 	if err != nil {

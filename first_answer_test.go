@@ -14,27 +14,6 @@ import (
 	"github.com/hone-dev/hone"
 )
 
-// paddedCopy copies a fixture into a new directory and adds n Go files
-// that no task of the tests is about (ledgers), twenty a directory.
-func paddedCopy(t *testing.T, fixture string, n int) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		p := filepath.Join(dir, "internal", fmt.Sprintf("m%03d", i/20), fmt.Sprintf("ledger_%03d.go", i))
-		src := fmt.Sprintf("package m%03d\n\n// Balance%d sums a ledger's entries.\nfunc Balance%d(entries []int) int {\n\ttotal := 0\n\tfor _, e := range entries {\n\t\ttotal += e\n\t}\n\treturn total\n}\n", i/20, i, i)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // A first answer (Options.FirstAnswer) on a tree larger than what it parses
 // selects the files the complete index selects, says that its index was partial,
 // and the next Open completes the index.
@@ -45,7 +24,7 @@ func TestFirstAnswer(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.fixture), func(t *testing.T) {
 			// More files than a first answer parses, none about the task.
-			dir := paddedCopy(t, tc.fixture, hone.FirstParse+50)
+			dir := hone.PaddedCopy(t, tc.fixture, hone.FirstParse+50)
 			ctx := context.Background()
 			noHist := hone.History{Off: true}
 			complete, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: noHist})
@@ -115,7 +94,7 @@ func TestFirstAnswer(t *testing.T) {
 func TestFirstAnswerCompletesInSteps(t *testing.T) {
 	const step = 2000 // bytes a run parses (CompleteStep)
 	hone.SetCompleteStep(t, step)
-	dir := paddedCopy(t, "testdata/auth-service", hone.FirstParse+50)
+	dir := hone.PaddedCopy(t, "testdata/auth-service", hone.FirstParse+50)
 	var total int64 // bytes in the tree: more than it indexes
 	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -186,7 +165,7 @@ func TestFirstAnswerCompletesInSteps(t *testing.T) {
 // A long-lived Repo (Watch) completes a first answer's index in the
 // background.
 func TestFirstAnswerCompletesInBackground(t *testing.T) {
-	dir := paddedCopy(t, "testdata/auth-service", 30)
+	dir := hone.PaddedCopy(t, "testdata/auth-service", 30)
 	ctx := context.Background()
 	repo, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true, Watch: true})
 	if err != nil {
@@ -251,7 +230,7 @@ func TestFirstAnswerCancelled(t *testing.T) {
 // When the task's files cannot be parsed (here the tree is gone), a first
 // answer still answers, from the files' words.
 func TestFirstAnswerWithoutItsParse(t *testing.T) {
-	dir := paddedCopy(t, "testdata/auth-service", 0)
+	dir := hone.PaddedCopy(t, "testdata/auth-service", 0)
 	repo, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true})
 	if err != nil {
 		t.Fatal(err)
