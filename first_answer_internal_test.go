@@ -4,13 +4,15 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 // A call made while a first answer's index is being completed (a Refresh
 // holds the lock) does not wait for it: Refresh returns at once, and the
 // retrieval parses its own task's files in memory.
 func TestCallDuringCompletionDoesNotWait(t *testing.T) {
-	dir := PaddedCopy(t, "testdata/auth-service", 10)
+	dir := testrepo.Padded(t, "testdata/auth-service", 10)
 	ctx := context.Background()
 	r, err := Open(ctx, dir, Options{CacheDir: t.TempDir(), History: History{Off: true}, FirstAnswer: true, Watch: true})
 	if err != nil {

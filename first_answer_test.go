@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 // A first answer (Options.FirstAnswer) on a tree larger than what it parses
@@ -24,7 +25,7 @@ func TestFirstAnswer(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.fixture), func(t *testing.T) {
 			// More files than a first answer parses, none about the task.
-			dir := hone.PaddedCopy(t, tc.fixture, hone.FirstParse+50)
+			dir := testrepo.Padded(t, tc.fixture, hone.FirstParse+50)
 			ctx := context.Background()
 			noHist := hone.History{Off: true}
 			complete, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: noHist})
@@ -94,7 +95,7 @@ func TestFirstAnswer(t *testing.T) {
 func TestFirstAnswerCompletesInSteps(t *testing.T) {
 	const step = 2000 // bytes a run parses (CompleteStep)
 	hone.SetCompleteStep(t, step)
-	dir := hone.PaddedCopy(t, "testdata/auth-service", hone.FirstParse+50)
+	dir := testrepo.Padded(t, "testdata/auth-service", hone.FirstParse+50)
 	var total int64 // bytes in the tree: more than it indexes
 	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -165,7 +166,7 @@ func TestFirstAnswerCompletesInSteps(t *testing.T) {
 // A long-lived Repo (Watch) completes a first answer's index in the
 // background.
 func TestFirstAnswerCompletesInBackground(t *testing.T) {
-	dir := hone.PaddedCopy(t, "testdata/auth-service", 30)
+	dir := testrepo.Padded(t, "testdata/auth-service", 30)
 	ctx := context.Background()
 	repo, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true, Watch: true})
 	if err != nil {
@@ -230,7 +231,7 @@ func TestFirstAnswerCancelled(t *testing.T) {
 // When the task's files cannot be parsed (here the tree is gone), a first
 // answer still answers, from the files' words.
 func TestFirstAnswerWithoutItsParse(t *testing.T) {
-	dir := hone.PaddedCopy(t, "testdata/auth-service", 0)
+	dir := testrepo.Padded(t, "testdata/auth-service", 0)
 	repo, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true})
 	if err != nil {
 		t.Fatal(err)

@@ -328,20 +328,8 @@ func TestFlagValues(t *testing.T) {
 // a first answer's partial index (and says so), while hone index builds the
 // whole index.
 func TestFirstContact(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
-		t.Fatal(err)
-	}
 	// Files no task here matches: they stay unparsed in a first answer.
-	for i := range 5 {
-		p := filepath.Join(dir, "lib", fmt.Sprintf("ledger%d.go", i))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("package lib\n\nfunc Balance%d() int { return %d }\n", i, i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testrepo.Padded(t, fixture, 5)
 	task := "Fix the authentication token expiry bug"
 	code, out, _ := run(t, "", "--repo", dir, "--no-history", "--json", task)
 	var res struct {

@@ -5,6 +5,7 @@ package testrepo
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +37,24 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Padded copies the fixture directory into a new temporary directory, adds
+// n Go files that no test's task is about (ledgers, twenty a directory under
+// internal/), and returns its path: a tree larger than what a first answer
+// parses.
+func Padded(t testing.TB, fixture string, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string, n)
+	for i := range n {
+		files[fmt.Sprintf("internal/m%03d/ledger_%03d.go", i/20, i)] = fmt.Sprintf("package m%03d\n\n// Balance%d sums a ledger's entries.\nfunc Balance%d(entries []int) int {\n\ttotal := 0\n\tfor _, e := range entries {\n\t\ttotal += e\n\t}\n\treturn total\n}\n", i/20, i, i)
+	}
+	WriteFiles(t, dir, files)
+	return dir
 }
 
 // NeedGit skips the test when git is not installed.
