@@ -108,3 +108,56 @@ func TestCacheCutUnderRepo(t *testing.T) {
 		t.Errorf("Pack after the cut lacks %s: %v", want.Files[0].Path, err)
 	}
 }
+
+// TestCacheCutUnderInPlaceRepo cuts the segment files a Repo that searches
+// its index in place (the CLI's) reads: Retrieve must fail with an error
+// that says to run again, not panic or answer from the damaged index, and
+// the next Open rebuilds what was cut and answers as before.
+func TestCacheCutUnderInPlaceRepo(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	opts := hone.Options{CacheDir: cache, History: hone.History{Off: true}}
+	const task = "Fix the token expiry bug in TokenManager"
+	cold, err := hone.Open(ctx, "testdata/auth-service", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cold.Retrieve(ctx, task, hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inPlace := opts
+	inPlace.InPlace = true
+	repo, err := hone.Open(ctx, "testdata/auth-service", inPlace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := repo.Retrieve(ctx, task, hone.RetrieveOptions{}); err != nil || !slices.Equal(paths(got.Files), paths(want.Files)) {
+		t.Fatalf("Retrieve in place: %v, %v; want %v", paths(got.Files), err, paths(want.Files))
+	}
+	// A fresh Repo, so that nothing is read from the files before the cut.
+	repo, err = hone.Open(ctx, "testdata/auth-service", inPlace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := filepath.Glob(filepath.Join(cache, "index-*.seg"))
+	if len(segs) == 0 {
+		t.Fatal("no segment file in the cache")
+	}
+	for _, p := range segs {
+		if err := os.Truncate(p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := repo.Retrieve(ctx, task, hone.RetrieveOptions{}); err == nil || !strings.Contains(err.Error(), "run again") {
+		t.Errorf("Retrieve in place after the cut = %v, %v; want an error that says to run again", got, err)
+	}
+	again, err := hone.Open(ctx, "testdata/auth-service", inPlace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := again.Retrieve(ctx, task, hone.RetrieveOptions{})
+	if err != nil || !slices.Equal(paths(got.Files), paths(want.Files)) {
+		t.Errorf("Retrieve after the rebuild: %v, %v; want %v", paths(got.Files), err, paths(want.Files))
+	}
+}

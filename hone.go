@@ -146,6 +146,15 @@ type Options struct {
 	// available, or the limit of watches is reached, Refresh walks as
 	// without it. Close releases the watcher.
 	Watch bool
+	// InPlace leaves the bulk of the index on disk: the forward index and
+	// postings of what Open reads from the cache (about half of it) are read
+	// by offset as queries need them (index.Options.InPlace), which halves
+	// the memory of a warm run on a large tree. For a process that answers
+	// and exits (the CLI does): when a cache file is cut or rewritten under
+	// the process, Retrieve and Pack fail with an error that says so (run
+	// again: the next Open rebuilds what was lost), where a Repo that read
+	// its index whole (the default, for servers) answers on from memory.
+	InPlace bool
 }
 
 // History says where the commit history behind the history signal (files
@@ -703,6 +712,9 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	if lr == nil {
 		return nil, err
 	}
+	if err := ix.Err(); err != nil {
+		return nil, fmt.Errorf("hone: the index cache changed during the retrieval (run again): %w", err)
+	}
 	res := &Result{Result: *lr, Stats: Stats{FilesIndexed: ix.Len(), Unparsed: ix.Unparsed(), IndexMs: indexMs,
 		RetrieveMs: time.Since(start).Milliseconds()}}
 	if w.task != nil {
@@ -826,6 +838,7 @@ func (r *Repo) indexOptions(o index.Options) index.Options {
 	o.Walk = walk.Options{MaxFileSize: r.opts.MaxFileSize, IncludeVendored: r.opts.IncludeVendored,
 		IncludeData: r.opts.IncludeData, Logger: r.opts.Logger}
 	o.Logger = r.opts.Logger
+	o.InPlace = r.opts.InPlace
 	return o
 }
 
@@ -976,7 +989,13 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 		e.Reason = why + ": " + e.Reason
 		add(e, false, true)
 	}
-	return pack.Build(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	out, err := pack.Build(in, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	if err == nil {
+		if err = ix.Err(); err != nil {
+			return "", fmt.Errorf("hone: the index cache changed during the pack (run again): %w", err)
+		}
+	}
+	return out, err
 }
 
 // After a judged session (Start), the pack holds the judge's files, then,

@@ -167,9 +167,12 @@ func (c *common) openOptions(log *slog.Logger) hone.Options {
 		History: hone.History{Off: c.noHistory}, FirstAnswer: c.firstAnswer}
 }
 
-// open opens the repository with progress on a terminal.
+// open opens the repository with progress on a terminal, for a command
+// that answers and exits: the index is searched in place (a large tree's
+// warm run reads half of its cache; see hone.Options.InPlace).
 func (c *common) open(ctx context.Context, stderr io.Writer) (*hone.Repo, error) {
 	opts := c.openOptions(c.logger(stderr))
+	opts.InPlace = true
 	var bar *progress
 	if !c.quiet && isTerminal(stderr) {
 		bar = newProgress(ctx, stderr)

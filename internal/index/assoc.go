@@ -82,7 +82,8 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 			continue
 		}
 		t = u.uid(s, lt)
-		for _, d := range sg.postDoc[sg.postOff[lt]:sg.postOff[lt+1]] {
+		ds, _ := sg.postings(lt)
+		for _, d := range ds {
 			if g := ix.glob[s][d]; g >= 0 {
 				docs = append(docs, g)
 			}
@@ -115,7 +116,8 @@ func (ix *Index) Associations(term string, k int) []Assoc {
 	for k := 0; k < len(docs); k += step {
 		l := ix.loc[docs[k]]
 		sg := ix.segs[l.seg]
-		for _, lt := range sg.fwdTerm[sg.fwdOff[l.id]:sg.fwdOff[l.id+1]] {
+		lts, _ := sg.forward(l.id)
+		for _, lt := range lts {
 			w := u.uid(int(l.seg), lt)
 			if !info[w] || w == t {
 				continue
@@ -181,9 +183,9 @@ func (ix *Index) Distinctive(id ID, k int) []string {
 	var all []ts
 	l := ix.loc[id]
 	sg := ix.segs[l.seg]
-	for i := sg.fwdOff[l.id]; i < sg.fwdOff[l.id+1]; i++ {
-		t := sg.fwdTerm[i]
-		full := sg.full(t, l.id, sg.fwdTF[i])
+	fts, ftfs := sg.forward(l.id)
+	for i, t := range fts {
+		full := sg.full(t, l.id, ftfs[i])
 		tf := int(full[FieldSymbols]) + int(full[FieldContent])
 		text := sg.terms.at(int(t))
 		if tf == 0 || !sg.informative[t] || len(text) < distinctiveMinLen {

@@ -160,7 +160,7 @@ func TestMeasure(t *testing.T) {
 	}
 	t.Logf("warm Open: %v (parsed %d, reused %d)", best, st.Parsed, st.Reused)
 	t0 = time.Now()
-	load(st.CachePath, ix.root, nil, t.Logf)
+	load(st.CachePath, ix.root, nil, false, t.Logf)
 	t.Logf("cache load alone: %v", time.Since(t0))
 	runtime.GC()
 	var ms runtime.MemStats
@@ -236,7 +236,7 @@ func BenchmarkMeasureDecode(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decodeSegment(buf, extractorPrint(), false); err != nil {
+		if _, err := decodeSegment(buf, int64(len(buf)), extractorPrint(), false, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -372,10 +372,10 @@ func (b *builder) addKept(parsed []parsed) (parsedN, recalledN, lexicalN int) {
 // their text. Strings are copied, so that the new segment does not keep the
 // old one's buffers alive.
 func (b *builder) addReused(old *segment, d int32) {
-	lo, hi := old.fwdOff[d], old.fwdOff[d+1]
-	r := record{file: b.file(*old.file(d)), inode: old.inodes[d], key: old.keys[d], terms: slices.Clone(old.fwdTerm[lo:hi]), tfs: make([]tfFull, hi-lo)}
+	ts, tfs := old.forward(d)
+	r := record{file: b.file(*old.file(d)), inode: old.inodes[d], key: old.keys[d], terms: slices.Clone(ts), tfs: make([]tfFull, len(ts))}
 	for i, t := range r.terms {
-		r.tfs[i] = old.full(t, d, old.fwdTF[lo+int32(i)])
+		r.tfs[i] = old.full(t, d, tfs[i])
 	}
 	if old != b.baseSeg {
 		if b.segMap == nil {

@@ -27,7 +27,10 @@ import (
 // segments hold the bulk and are made to be loaded without rebuilding: the
 // arrays a search reads (forward index, postings, term table, name tables)
 // are stored fixed-width, 8-byte aligned, and Open reads each file into one
-// heap buffer and views them in it instead of decoding them.
+// heap buffer and views them in it instead of decoding them. The forward
+// index and postings come last, as the tail, so that an Open that searches
+// in place (Options.InPlace, segment_disk.go) reads the file up to them and
+// the rest by offset.
 //
 // Manifest (see manifest.go):
 //
@@ -52,9 +55,10 @@ import (
 //	header (48 bytes):
 //	  magic      [8]byte  "HONESEG\n"
 //	  version    uint32   formatVersion
-//	  crc        uint32   CRC-32 (IEEE) of everything after the header
+//	  crc        uint32   CRC-32 (IEEE) of everything after the header up to the tail
 //	  extractor  uint64   fingerprint of the syntax extractor
-//	  reserved   uint64   0
+//	  tailCRC    uint32   CRC-32 (IEEE) of the tail, to the end of the file
+//	  reserved   uint32   0
 //	  lenDecoded uint64   byte length of the decoded part
 //	  lenViewed  uint64   byte length of the viewed part
 //	decoded part (only the tags stay in use, decoded per file on first use,
@@ -73,7 +77,9 @@ import (
 //	        less its first; zero padding to a multiple of 8
 //	viewed part (kept; arrays below are slices of it):
 //	  directory: section count uint64, then offset and length (uint64s,
-//	  from the part's start) of each section; every section starts 8-aligned:
+//	  from the part's start) of each section, in this order; every section
+//	  starts 8-aligned, and fwdTerm, fwdTF, postDoc and postTF are laid out
+//	  last, in that order (the tail), the others in directory order:
 //	    strings offsets []uint32, strings bytes (paths, languages, tag
 //	        strings, imports; index 0 is "")
 //	    terms offsets []uint32, terms bytes (sorted)
@@ -94,7 +100,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 9 // 9: a file a Lexical Open did not parse carries unparsedKey
+	formatVersion = 10 // 10: the forward index and postings last, under a checksum of their own
 	headerSize    = 48
 	manifestHead  = 32
 )

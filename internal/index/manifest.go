@@ -177,7 +177,7 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 // read is left out with a warning (its files are then new to the caller);
 // the import graph is then left nil, to be resolved again. The returned
 // index remembers the manifest it came from (see Index.heldBy).
-func load(p, root string, prev *Index, warn func(string, ...any)) (*Index, error) {
+func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any)) (*Index, error) {
 	buf, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func load(p, root string, prev *Index, warn func(string, ...any)) (*Index, error
 	for _, r := range m.segs {
 		sg := have[r.name]
 		if sg == nil || len(sg.files) != r.files {
-			sg, err = loadSegment(filepath.Join(filepath.Dir(p), r.name), r.files, m.print)
+			sg, err = loadSegment(filepath.Join(filepath.Dir(p), r.name), r.files, m.print, inPlace)
 			if err != nil {
 				whole = false
 				if errors.As(err, new(*fs.PathError)) {
@@ -295,7 +295,10 @@ func save(p string, ix *Index) error {
 		if fi, err := os.Stat(sp); err == nil && sg.size.Load() == fi.Size() {
 			continue
 		}
-		b := sg.encode(ix.printOf())
+		b, err := sg.encode(ix.printOf())
+		if err != nil {
+			return err
+		}
 		if _, err := replaceFile(sp, b); err != nil {
 			return err
 		}

@@ -148,7 +148,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		if prev != nil && prev.heldBy(st.CachePath) {
 			old, held = prev, true
 		} else {
-			old, err = load(st.CachePath, abs, prev, warn)
+			old, err = load(st.CachePath, abs, prev, opts.InPlace, warn)
 			held = err == nil
 			then := "rebuilt"
 			if old == nil && prev != nil {
@@ -312,7 +312,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			print = old.printOf()
 		}
 		for _, end := range ends[:len(ends)-1] {
-			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
+			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, opts.InPlace, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {
 					rs.close()

@@ -608,12 +608,11 @@ func encodeParsed(p *parsed) []byte {
 
 // encodeRetired writes local file d of segment sg as a record value.
 func encodeRetired(sg *segment, d int32) []byte {
-	lo, hi := sg.fwdOff[d], sg.fwdOff[d+1]
-	terms, tfs := make([]string, 0, hi-lo), make([]tfFull, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		t := sg.fwdTerm[i]
+	ts, ftfs := sg.forward(d)
+	terms, tfs := make([]string, 0, len(ts)), make([]tfFull, 0, len(ts))
+	for i, t := range ts {
 		terms = append(terms, sg.terms.at(int(t)))
-		tfs = append(tfs, sg.full(t, d, sg.fwdTF[i]))
+		tfs = append(tfs, sg.full(t, d, ftfs[i]))
 	}
 	return encodeRecord(sg.file(d), terms, tfs)
 }

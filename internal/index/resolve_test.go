@@ -193,9 +193,12 @@ func TestEncodeRoundTrip(t *testing.T) {
 	ix := handIndex(resolveFiles)
 	sg := ix.segs[0]
 	sg.name = "index-0-0.seg"
-	b := sg.encode(extractorPrint())
+	b, err := sg.encode(extractorPrint())
+	if err != nil {
+		t.Fatal(err)
+	}
 	sg.size.Store(int64(len(b)))
-	got, err := decodeSegment(b, extractorPrint(), false)
+	got, err := decodeSegment(b, int64(len(b)), extractorPrint(), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,8 +119,7 @@ func (ix *Index) Search(terms []Term, keep func(ID) bool, limit int) []Hit {
 				continue
 			}
 			glob := ix.glob[s]
-			lo, hi := sg.postOff[t], sg.postOff[t+1]
-			docs, tfs := sg.postDoc[lo:hi], sg.postTF[lo:hi]
+			docs, tfs := sg.postings(t)
 			for i, ld := range docs {
 				d := glob[ld]
 				if d < 0 {

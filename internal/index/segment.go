@@ -38,6 +38,11 @@ type segment struct {
 	postDoc []int32
 	postTF  []tf3
 
+	// disk, when set, is where the forward index and postings are read
+	// (searched in place, see segment_disk.go): the four arrays above are
+	// then nil.
+	disk *onDisk
+
 	// overflow holds the exact counts of the pairs whose tf3 is escaped.
 	overflow map[uint64]tfFull
 
@@ -79,11 +84,10 @@ func (s *segment) file(d int32) *File {
 
 // tf returns the counts of term t (local) in local file d, or zeros.
 func (s *segment) tf(d, t int32) tfFull {
-	lo, hi := int(s.fwdOff[d]), int(s.fwdOff[d+1])
-	ts := s.fwdTerm[lo:hi]
+	ts, tfs := s.forward(d)
 	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= t })
 	if i < len(ts) && ts[i] == t {
-		return s.full(t, d, s.fwdTF[lo+i])
+		return s.full(t, d, tfs[i])
 	}
 	return tfFull{}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -112,12 +113,17 @@ func (d *decoder) str() string {
 // cleaner, another hone version, anyone) kills the process with SIGBUS at
 // its next access, wherever that is: in a search, in a session that keeps
 // its index, in a caller holding a path. A copy cannot be taken away.
-func loadSegment(p string, files int, print uint64) (*segment, error) {
+func loadSegment(p string, files int, print uint64, inPlace bool) (*segment, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			f.Close()
+		}
+	}()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -126,20 +132,54 @@ func loadSegment(p string, files int, print uint64) (*segment, error) {
 	if size < headerSize || size > math.MaxInt {
 		return nil, errCorrupt
 	}
-	buf, err := readCache(f, int(size))
+	n := int(size)
+	if inPlace {
+		if n, err = headLength(f, size); err != nil {
+			return nil, err
+		}
+	}
+	buf, err := readCache(f, n)
 	if err != nil {
 		return nil, err
 	}
-	sg, err := decodeSegment(buf, print, true)
+	var disk *os.File
+	if inPlace {
+		disk = f
+	}
+	sg, err := decodeSegment(buf, size, print, true, disk)
 	if err != nil {
 		return nil, err
 	}
 	if len(sg.files) != files {
 		return nil, errCorrupt
 	}
+	keep = inPlace
 	sg.name = filepath.Base(p)
 	sg.size.Store(size)
 	return sg, nil
+}
+
+// headLength returns the byte length of what a segment searched in place
+// reads into memory: the file of size bytes up to its tail.
+func headLength(f *os.File, size int64) (int, error) {
+	hdr := make([]byte, headerSize)
+	if _, err := f.ReadAt(hdr, 0); err != nil {
+		return 0, errCorrupt
+	}
+	lenDec, lenView, err := checkHeader(hdr, size)
+	if err != nil {
+		return 0, err
+	}
+	viewAt := int64(headerSize + lenDec)
+	dir := make([]byte, min(int64(8+16*sectionCount), int64(lenView)))
+	if _, err := f.ReadAt(dir, viewAt); err != nil {
+		return 0, errCorrupt
+	}
+	tail, err := tailStart(dir, lenView)
+	if err != nil {
+		return 0, err
+	}
+	return int(viewAt + int64(tail)), nil
 }
 
 // sameVersion reports whether a and b describe the same version of a file:
@@ -180,16 +220,71 @@ func checkHeader(hdr []byte, size int64) (lenDec, lenView uint64, err error) {
 	return lenDec, lenView, nil
 }
 
-// decodeSegment decodes a whole segment file held in buf, whose extractor
+// sectionCount is the number of sections of a segment's viewed part.
+const sectionCount = 27
+
+// tailStart returns where, in the viewed part of lenView bytes whose
+// directory begins dir, the tail starts (the sections of tailSections, laid
+// out last, in that order, each 8-aligned after the one before).
+func tailStart(dir []byte, lenView uint64) (uint64, error) {
+	if len(dir) < 8+16*sectionCount || binary.LittleEndian.Uint64(dir) != sectionCount {
+		return 0, errCorrupt
+	}
+	span := func(i int) (at, l uint64) {
+		return binary.LittleEndian.Uint64(dir[8+16*i:]), binary.LittleEndian.Uint64(dir[16+16*i:])
+	}
+	tail, _ := span(tailSections[0])
+	next := tail
+	for _, i := range tailSections {
+		at, l := span(i)
+		if at != next || at > lenView || l > lenView-at {
+			return 0, errCorrupt
+		}
+		next = uint64(align8(int(at + l)))
+	}
+	if next != lenView {
+		return 0, errCorrupt
+	}
+	for i := range sectionCount {
+		if at, l := span(i); !slices.Contains(tailSections[:], i) && (at > tail || l > tail-at) {
+			return 0, errCorrupt
+		}
+	}
+	return tail, nil
+}
+
+// decodeSegment decodes a segment file of size bytes, whose extractor
 // fingerprint must be print; lazy leaves the tags to be decoded per file
-// (see lazyTags).
-func decodeSegment(buf []byte, print uint64, lazy bool) (*segment, error) {
-	lenDec, _, err := checkHeader(buf, int64(len(buf)))
+// (see lazyTags). With f nil, buf holds the whole file; else buf holds the
+// file up to its tail and the segment is searched in place, reading its
+// tail from f (see segment_disk.go).
+func decodeSegment(buf []byte, size int64, print uint64, lazy bool, f *os.File) (*segment, error) {
+	lenDec, lenView, err := checkHeader(buf, size)
 	if err != nil {
 		return nil, err
 	}
-	hdr, dec, view := buf[:headerSize], buf[headerSize:headerSize+lenDec], buf[headerSize+lenDec:]
-	if crc32.Update(crc32.Checksum(dec, crcTable), crcTable, view) != binary.LittleEndian.Uint32(hdr[12:]) {
+	viewAt := headerSize + lenDec
+	if uint64(len(buf)) < viewAt {
+		return nil, errCorrupt
+	}
+	tail, err := tailStart(buf[viewAt:], lenView)
+	if err != nil {
+		return nil, err
+	}
+	tailAt := viewAt + tail
+	if want := uint64(size); f != nil {
+		want = tailAt
+		if uint64(len(buf)) != want {
+			return nil, errCorrupt
+		}
+	} else if uint64(len(buf)) != want {
+		return nil, errCorrupt
+	}
+	hdr, dec := buf[:headerSize], buf[headerSize:viewAt]
+	if crc32.Checksum(buf[headerSize:tailAt], crcTable) != binary.LittleEndian.Uint32(hdr[12:]) {
+		return nil, errCorrupt
+	}
+	if f == nil && crc32.Checksum(buf[tailAt:], crcTable) != binary.LittleEndian.Uint32(hdr[24:]) {
 		return nil, errCorrupt
 	}
 	if binary.LittleEndian.Uint64(hdr[16:]) != print {
@@ -203,7 +298,15 @@ func decodeSegment(buf []byte, print uint64, lazy bool) (*segment, error) {
 	meta := &decoder{b: dec[8 : 8+lenMeta]}
 	tags := dec[8+lenMeta:]
 	sg := &segment{}
-	strs, err := sg.viewArrays(view)
+	var disk *onDisk
+	if f != nil {
+		disk = &onDisk{f: f, end: size, crc: binary.LittleEndian.Uint32(hdr[24:]),
+			fwd: map[int32]entries{}, post: map[int32]entries{}}
+		for k, i := range tailSections {
+			disk.at[k] = int64(viewAt + binary.LittleEndian.Uint64(buf[viewAt+8+16*uint64(i):]))
+		}
+	}
+	strs, err := sg.viewArrays(buf[viewAt:], disk)
 	if err != nil {
 		return nil, err
 	}
@@ -279,17 +382,22 @@ func below(x []int32, n int) bool {
 
 // viewArrays points the index's arrays into the viewed part and returns
 // the string table.
-func (ix *segment) viewArrays(view []byte) (strs strTable, err error) {
+func (ix *segment) viewArrays(view []byte, disk *onDisk) (strs strTable, err error) {
 	if len(view) < 8 {
 		return strs, errCorrupt
 	}
 	n := binary.LittleEndian.Uint64(view)
-	if n != 27 || uint64(len(view)) < 8+16*n {
+	if n != sectionCount || uint64(len(view)) < 8+16*n {
 		return strs, errCorrupt
 	}
 	sec := make([][]byte, n)
+	lens := make([]uint64, n)
 	for i := range sec {
 		at, l := binary.LittleEndian.Uint64(view[8+16*i:]), binary.LittleEndian.Uint64(view[16+16*i:])
+		lens[i] = l
+		if disk != nil && slices.Contains(tailSections[:], i) {
+			continue // on disk (tailStart checked its bounds)
+		}
 		if at > uint64(len(view)) || l > uint64(len(view))-at {
 			return strs, errCorrupt
 		}
@@ -311,23 +419,38 @@ func (ix *segment) viewArrays(view []byte) (strs strTable, err error) {
 	strs = table(sec[0], sec[1])
 	terms := table(sec[2], sec[3])
 	ix.fwdOff = i32(sec[4])
-	ix.fwdTerm = i32(sec[5])
 	ix.postOff = i32(sec[7])
-	ix.postDoc = i32(sec[8])
 	if err != nil {
 		return strs, errCorrupt
 	}
-	if ix.fwdTF, err = tfView(sec[6]); err != nil {
-		return strs, err
+	T, nFiles := terms.len(), len(ix.fwdOff)-1
+	if nFiles < 0 {
+		return strs, errCorrupt
 	}
-	if ix.postTF, err = tfView(sec[9]); err != nil {
-		return strs, err
+	P := int(ix.fwdOff[nFiles])
+	if disk == nil {
+		ix.fwdTerm = i32(sec[5])
+		ix.postDoc = i32(sec[8])
+		if err != nil {
+			return strs, errCorrupt
+		}
+		if ix.fwdTF, err = tfView(sec[6]); err != nil {
+			return strs, err
+		}
+		if ix.postTF, err = tfView(sec[9]); err != nil {
+			return strs, err
+		}
+		if len(ix.fwdTerm) != P || len(ix.fwdTF) != P || len(ix.postDoc) != P || len(ix.postTF) != P ||
+			!below(ix.fwdTerm, T) || !below(ix.postDoc, nFiles) {
+			return strs, errCorrupt
+		}
+	} else if lens[5] != 4*uint64(P) || lens[6] != 3*uint64(P) || lens[8] != 4*uint64(P) || lens[9] != 3*uint64(P) {
+		return strs, errCorrupt
+	} else {
+		disk.nTerms, disk.nFiles = int32(T), int32(nFiles)
+		ix.disk = disk
 	}
-	T, P := terms.len(), len(ix.fwdTerm)
-	nFiles := len(ix.fwdOff) - 1
-	if nFiles < 0 || !offsets(ix.fwdOff, P) || !offsets(ix.postOff, P) || len(ix.postOff) != T+1 ||
-		len(ix.fwdTF) != P || len(ix.postDoc) != P || len(ix.postTF) != P ||
-		!below(ix.fwdTerm, T) || !below(ix.postDoc, nFiles) {
+	if !offsets(ix.fwdOff, P) || !offsets(ix.postOff, P) || len(ix.postOff) != T+1 {
 		return strs, errCorrupt
 	}
 	names := func(s [][]byte) nameTable {

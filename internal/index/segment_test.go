@@ -19,17 +19,26 @@ import (
 // segments with tombstones must answer as one built from scratch.
 func sameIndex(t *testing.T, want, got *Index) {
 	t.Helper()
-	errs := 0
-	fail := func(format string, args ...any) {
-		t.Helper()
-		if errs++; errs <= 10 {
-			t.Errorf(format, args...)
-		}
-	}
 	if want.Len() != got.Len() {
 		t.Fatalf("Len = %d, want %d", got.Len(), want.Len())
 	}
 	checkTerms(t, got)
+	errs := 0
+	compareIndex(want, got, func(format string, args ...any) {
+		t.Helper()
+		if errs++; errs <= 10 {
+			t.Errorf(format, args...)
+		}
+	})
+}
+
+// compareIndex asks want and got every question sameIndex checks and calls
+// fail for each different answer.
+func compareIndex(want, got *Index, fail func(format string, args ...any)) {
+	if want.Len() != got.Len() {
+		fail("Len = %d, want %d", got.Len(), want.Len())
+		return
+	}
 	if a, b := want.NumTerms(), got.NumTerms(); a != b {
 		fail("NumTerms = %d, want %d", b, a)
 	}
@@ -106,6 +115,16 @@ func sameIndex(t *testing.T, want, got *Index) {
 	}
 }
 
+// inPlaceT fails t unless every segment of ix is searched in place.
+func inPlaceT(t *testing.T, ix *Index) {
+	t.Helper()
+	for i, sg := range ix.segs {
+		if sg.disk == nil || sg.fwdTerm != nil || sg.postDoc != nil {
+			t.Fatalf("segment %d of %d is not searched in place", i, len(ix.segs))
+		}
+	}
+}
+
 // checkTerms checks ix's unified term space: each segment's every term
 // maps to an id of the same text, no two ids have one text, and each id's
 // document frequency is the term's over the live files.
@@ -177,7 +196,9 @@ func TestSegmentsAnswerAsOne(t *testing.T) {
 				}
 			}
 		}
-		ix, st, err := Open(context.Background(), root, Options{CacheDir: cache, Prev: prev})
+		// Every other step refreshes an index searched in place: its
+		// segments are merged and written again from their files.
+		ix, st, err := Open(context.Background(), root, Options{CacheDir: cache, Prev: prev, InPlace: step%2 == 1})
 		if err != nil || len(st.Warnings) > 0 {
 			t.Fatalf("step %d: Open = %v, %q", step, err, st.Warnings)
 		}
@@ -192,6 +213,15 @@ func TestSegmentsAnswerAsOne(t *testing.T) {
 			t.Fatalf("step %d: reopen = %v, %+v", step, err, st)
 		}
 		sameIndex(t, cold, loaded)
+		inPlace, st, err := Open(context.Background(), root, Options{CacheDir: cache, InPlace: true})
+		if err != nil || st.Parsed != 0 || len(st.Warnings) > 0 {
+			t.Fatalf("step %d: reopen in place = %v, %+v", step, err, st)
+		}
+		inPlaceT(t, inPlace)
+		sameIndex(t, cold, inPlace)
+		if err := inPlace.Err(); err != nil {
+			t.Errorf("step %d: in place: %v", step, err)
+		}
 		if t.Failed() {
 			t.Fatalf("step %d: segments %d", step, ix.Segments())
 		}

@@ -72,26 +72,54 @@ func (s *sections) size() int {
 	return at
 }
 
+// order returns the sections' indexes in the order they are laid out:
+// every section but those of last in index order, then those of last.
+func (s *sections) order(last []int) []int {
+	tail := map[int]bool{}
+	for _, i := range last {
+		tail[i] = true
+	}
+	var out []int
+	for i := range s.data {
+		if !tail[i] {
+			out = append(out, i)
+		}
+	}
+	return append(out, last...)
+}
+
 // appendTo appends the laid-out part to out, whose length must be a
-// multiple of 8.
-func (s *sections) appendTo(out []byte) []byte {
+// multiple of 8, with the sections of last laid out last (the directory
+// keeps index order), and returns the offset in the part where the first
+// of them starts.
+func (s *sections) appendTo(out []byte, last []int) ([]byte, int) {
 	base := len(out)
 	out = append(out, make([]byte, s.size())...)
 	part := out[base:]
 	binary.LittleEndian.PutUint64(part, uint64(len(s.data)))
 	at := align8(8 + 16*len(s.data))
-	for i, b := range s.data {
+	tail := s.size()
+	for _, i := range s.order(last) {
+		b := s.data[i]
+		if len(last) > 0 && i == last[0] {
+			tail = at
+		}
 		binary.LittleEndian.PutUint64(part[8+16*i:], uint64(at))
 		binary.LittleEndian.PutUint64(part[16+16*i:], uint64(len(b)))
 		copy(part[at:], b)
 		at = align8(at + len(b))
 	}
-	return out
+	return out, tail
 }
 
 // encode serialises the segment, stamped with the extractor fingerprint
-// print.
-func (ix *segment) encode(print uint64) []byte {
+// print. It fails only for a segment searched in place whose tail cannot be
+// read back.
+func (ix *segment) encode(print uint64) ([]byte, error) {
+	fwdTerm, fwdTF, postDoc, postTF, err := ix.tail()
+	if err != nil {
+		return nil, err
+	}
 	sids := map[string]uint32{"": 0}
 	strs := []string{""}
 	sid := func(s string) uint64 {
@@ -175,11 +203,11 @@ func (ix *segment) encode(print uint64) []byte {
 	sec.table(newStrTable(strs))
 	sec.table(ix.terms)
 	sec.int32s(ix.fwdOff)
-	sec.int32s(ix.fwdTerm)
-	sec.tfs(ix.fwdTF)
+	sec.int32s(fwdTerm)
+	sec.tfs(fwdTF)
 	sec.int32s(ix.postOff)
-	sec.int32s(ix.postDoc)
-	sec.tfs(ix.postTF)
+	sec.int32s(postDoc)
+	sec.tfs(postTF)
 	sec.nameTable(&ix.defs)
 	sec.nameTable(&ix.refs)
 	sec.nameTable(&ix.modKeys)
@@ -194,13 +222,15 @@ func (ix *segment) encode(print uint64) []byte {
 
 	out := make([]byte, headerSize, headerSize+len(dec)+sec.size())
 	out = append(out, dec...)
-	out = sec.appendTo(out)
+	out, tail := sec.appendTo(out, tailSections[:])
 	view := out[headerSize+len(dec):]
+	tail += headerSize + len(dec)
 	copy(out, segmentMagic)
 	binary.LittleEndian.PutUint32(out[8:], formatVersion)
-	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:], crcTable))
+	binary.LittleEndian.PutUint32(out[12:], crc32.Checksum(out[headerSize:tail], crcTable))
+	binary.LittleEndian.PutUint32(out[24:], crc32.Checksum(out[tail:], crcTable))
 	binary.LittleEndian.PutUint64(out[16:], print)
 	binary.LittleEndian.PutUint64(out[32:], uint64(len(dec)))
 	binary.LittleEndian.PutUint64(out[40:], uint64(len(view)))
-	return out
+	return out, nil
 }

@@ -53,7 +53,7 @@ func chunkPlan(files []walk.File) []int {
 // returns it as read back from its file, with the files whose content was
 // refused. A segment that cannot be written or read back is returned as
 // built (save writes it, or warns). sg is nil when no file was kept.
-func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
+func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, inPlace bool, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
 	parsed, err := parseAll(ctx, files, workers, rs, lexical, progress)
 	if err != nil {
 		return nil, nil, 0, 0, 0, err
@@ -71,12 +71,15 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
-	buf := sg.encode(print)
+	buf, err := sg.encode(print)
+	if err != nil {
+		return sg, skips, parsedN, recalledN, lexicalN, nil
+	}
 	if _, err := replaceFile(sp, buf); err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
 	sg.size.Store(int64(len(buf)))
-	if back, err := loadSegment(sp, len(sg.files), print); err == nil {
+	if back, err := loadSegment(sp, len(sg.files), print, inPlace); err == nil {
 		sg = back
 	}
 	if afterSpill != nil {

@@ -92,7 +92,8 @@ func newIndex(root string, segs []*segment, dead [][]bool, skips []contentSkip) 
 			if ix.deadDF[s] == nil {
 				ix.deadDF[s] = map[int32]int32{}
 			}
-			for _, t := range sg.fwdTerm[sg.fwdOff[d]:sg.fwdOff[d+1]] {
+			ts, _ := sg.forward(int32(d))
+			for _, t := range ts {
 				ix.deadDF[s][t]++
 			}
 		}
@@ -200,6 +201,19 @@ func (ix *Index) Len() int { return len(ix.loc) }
 
 // Segments returns the number of segments the index reads.
 func (ix *Index) Segments() int { return len(ix.segs) }
+
+// Err reports the first read that failed in a segment searched in place
+// (Options.InPlace): its cache file was cut or rewritten since Open, and
+// what the index answered since may lack that segment's entries. It is
+// always nil for an index read whole.
+func (ix *Index) Err() error {
+	for _, sg := range ix.segs {
+		if err := sg.diskErr(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // File returns file id, or nil when id is out of range.
 func (ix *Index) File(id ID) *File {
