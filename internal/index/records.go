@@ -1,11 +1,14 @@
 package index
 
 import (
+	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -52,10 +55,12 @@ import (
 // generation with its byte count; a store of another version or extractor
 // is emptied.
 //
-// Record value (little-endian; uvarints; strings are uvarint length and
-// bytes):
+// Record value: crc uint32 (little-endian), the CRC-32 (IEEE) of the rest,
+// then the record compressed with DEFLATE (compress/flate, its fastest
+// level: about half the bytes, at a cost far below the parse a record
+// saves; BENCHMARKS.md, *Compressed records*). The record (uvarints; strings
+// are uvarint length and bytes):
 //
-//	crc      uint32  CRC-32 (IEEE) of the rest
 //	lang     string
 //	strings  count, then each string once (tag names, parents, kinds,
 //	         imports), named below by their position
@@ -86,7 +91,7 @@ import (
 // such a cut costs a warning and a rebuild, never a hang.
 const (
 	recordsFile    = "records.db"
-	recordsVersion = 1
+	recordsVersion = 2 // 2: values compressed
 	// DefaultRecordsMax is the records store's default budget in bytes.
 	DefaultRecordsMax = 512 << 20
 	// recordsWait bounds the wait for another process's store.
@@ -680,18 +685,62 @@ func encodeRecord(f *File, terms []string, tfs []tfFull) []byte {
 		}
 		prev = t
 	}
-	binary.LittleEndian.PutUint32(e.b, crc32.Checksum(e.b[4:], crcTable))
-	return e.b
+	return compressRecord(e.b[4:])
+}
+
+// maxRecordBytes bounds a record's uncompressed size: a parse of a file
+// within the walk's size limit is far smaller, so a larger one is damage (or
+// a decompression bomb). Tests lower it.
+var maxRecordBytes = 64 << 20
+
+var flaters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed) // the level is valid: no error
+	return w
+}}
+
+var inflaters = sync.Pool{New: func() any { return flate.NewReader(nil) }}
+
+// compressRecord returns the value of a record: its checksum, then rec
+// compressed.
+func compressRecord(rec []byte) []byte {
+	buf := bytes.NewBuffer(make([]byte, 4, 4+len(rec)/2))
+	w := flaters.Get().(*flate.Writer)
+	w.Reset(buf)
+	w.Write(rec) // a bytes.Buffer takes every write
+	w.Close()
+	flaters.Put(w)
+	v := buf.Bytes()
+	binary.LittleEndian.PutUint32(v, crc32.Checksum(v[4:], crcTable))
+	return v
+}
+
+// inflateRecord checks a record value and returns the record it holds, or
+// false.
+func inflateRecord(v []byte) ([]byte, bool) {
+	if len(v) < 4 || binary.LittleEndian.Uint32(v) != crc32.Checksum(v[4:], crcTable) {
+		return nil, false
+	}
+	r := inflaters.Get().(io.ReadCloser)
+	defer inflaters.Put(r)
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(v[4:]), nil); err != nil {
+		return nil, false
+	}
+	out, err := io.ReadAll(io.LimitReader(r, int64(maxRecordBytes)+1))
+	if err != nil || len(out) > maxRecordBytes {
+		return nil, false
+	}
+	return out, true
 }
 
 // decodeRecord fills p (path and stat already set) from a record value,
 // interning its terms in the worker's dictionary. It reports false, p
 // untouched, when the value fails its checks.
 func decodeRecord(v []byte, p *parsed) bool {
-	if len(v) < 4 || binary.LittleEndian.Uint32(v) != crc32.Checksum(v[4:], crcTable) {
+	rec, ok := inflateRecord(v)
+	if !ok {
 		return false
 	}
-	d := &decoder{b: v, i: 4}
+	d := &decoder{b: rec}
 	rest := func() int { return len(d.b) - d.i }
 	var f File
 	f.Lang = d.str()

@@ -254,6 +254,24 @@ func TestDecodeRecordRefusesDamage(t *testing.T) {
 	}
 }
 
+// TestDecodeRecordRefusesBomb checks that a record value whose checksum is
+// right but which inflates past maxRecordBytes is refused, not inflated.
+func TestDecodeRecordRefusesBomb(t *testing.T) {
+	old := maxRecordBytes
+	maxRecordBytes = 1 << 20
+	t.Cleanup(func() { maxRecordBytes = old })
+	v := compressRecord(make([]byte, maxRecordBytes+1))
+	if len(v) > maxRecordBytes/100 {
+		t.Fatalf("%d zero bytes compressed to %d", maxRecordBytes+1, len(v))
+	}
+	if _, ok := inflateRecord(v); ok {
+		t.Error("a record inflating past maxRecordBytes was accepted")
+	}
+	if _, ok := inflateRecord(compressRecord([]byte("a small record"))); !ok {
+		t.Error("a small record does not inflate")
+	}
+}
+
 func TestRecordsNotForAFewFiles(t *testing.T) {
 	cache := t.TempDir()
 	root := copyRepo(t)
