@@ -151,13 +151,65 @@ func useRecords(cachePath string, opts Options, old *Index, retired []loc, toRea
 	if rs.renewed {
 		warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
 	}
+	// A retired version whose record the newest generation holds already
+	// (most: it was put there when it was parsed or recalled) is not
+	// encoded again, unless the next write starts a generation; only the
+	// others are read back from their segment.
+	var keys []recordKey
+	var at []loc
 	for _, l := range retired {
-		sg := old.segs[l.seg]
-		if k := sg.keys[l.id]; k != (recordKey{}) && k != unparsedKey {
-			rs.put(k, encodeRetired(sg, l.id))
+		if k := old.segs[l.seg].keys[l.id]; k != (recordKey{}) && k != unparsedKey {
+			keys, at = append(keys, k), append(at, l)
+		}
+	}
+	have := rs.newest(keys)
+	for i, l := range at {
+		if !have[i] {
+			if retiredHook != nil {
+				retiredHook(keys[i])
+			}
+			rs.put(keys[i], encodeRetired(old.segs[l.seg], l.id))
 		}
 	}
 	return rs
+}
+
+// retiredHook, when set (by tests), is called with the key of each retired
+// record useRecords encodes.
+var retiredHook func(recordKey)
+
+// newest reports which of keys the newest generation holds and keeps past
+// the next write, in one read: none when that write starts a generation
+// (the newest is over half the budget, see writeTx), or when the store
+// cannot be read; then every record is put, and flush skips those it finds.
+func (rs *records) newest(keys []recordKey) []bool {
+	have := make([]bool, len(keys))
+	if len(keys) == 0 || rs.failure() != nil {
+		return have
+	}
+	err := rs.sh.call(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			mb := tx.Bucket(metaBucket)
+			if mb == nil {
+				return nil
+			}
+			st, ok := decodeState(mb.Get(metaKey))
+			if !ok || st.genSize > rs.max/2 {
+				return nil
+			}
+			if b := tx.Bucket(genBucket(st.gen)); b != nil {
+				for i, k := range keys {
+					have[i] = b.Get(k[:]) != nil
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		rs.fail(err)
+		clear(have)
+	}
+	return have
 }
 
 // recordsMinFiles: an Open that reads or replaces fewer files does not use

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +104,62 @@ func TestRecordsBringBackARetiredVersion(t *testing.T) {
 	}
 	ix, _ := openT(t, root, cache)
 	sameIndex(t, fresh(t, root), ix)
+}
+
+// TestRecordsRetiredOnce checks that the versions an Open replaces are put
+// in the store only when its newest generation lacks them: after a build
+// that put every file, an edit of every file encodes none of the versions
+// it retires; with a budget so small that every write starts a generation,
+// each one, and going back to the first versions recalls them all.
+func TestRecordsRetiredOnce(t *testing.T) {
+	storeEveryOpen(t)
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		every  bool
+	}{{"room", 0, false}, {"every write a generation", 1, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cache, root := t.TempDir(), copyRepo(t)
+			encoded := 0
+			retiredHook = func(recordKey) { encoded++ }
+			t.Cleanup(func() { retiredHook = nil })
+			open := func() Stats {
+				t.Helper()
+				_, st, err := Open(context.Background(), root, Options{CacheDir: cache, RecordsMax: tc.budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st
+			}
+			open()
+			var paths []string
+			orig := map[string]string{}
+			filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(p, ".py") {
+					rel, _ := filepath.Rel(root, p)
+					b, _ := os.ReadFile(p)
+					paths, orig[rel] = append(paths, rel), string(b)
+				}
+				return nil
+			})
+			for i, p := range paths {
+				edit(t, root, p, fmt.Sprintf("def edited_%d():\n    return %d\n", i, i))
+			}
+			st := open()
+			if st.Parsed != len(paths) {
+				t.Fatalf("after editing %d files: %+v", len(paths), st)
+			}
+			if want := map[bool]int{true: len(paths), false: 0}[tc.every]; encoded != want {
+				t.Errorf("%d retired versions encoded, want %d", encoded, want)
+			}
+			for _, p := range paths {
+				edit(t, root, p, orig[p])
+			}
+			if st := open(); st.Parsed != 0 || st.Recalled != len(paths) {
+				t.Errorf("back to the first versions: %+v; want all %d recalled", st, len(paths))
+			}
+		})
+	}
 }
 
 // damageValues rewrites every record in the store at dir with fn.
