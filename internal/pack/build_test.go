@@ -277,3 +277,65 @@ func TestFallbackFillsWhatIsLeft(t *testing.T) {
 		t.Errorf("with room, the fallback file is not shown:\n%s", got)
 	}
 }
+
+// The first file is the edit most of the time (rankPrior): it is shown
+// whole when it fits in half the budget, so that every part of it the edit
+// may touch is there; the same file behind another is not.
+func TestFirstFileWhole(t *testing.T) {
+	root := t.TempDir()
+	module := func(matchAll bool) ([]byte, []syntax.Tag) {
+		var b strings.Builder
+		var defs []syntax.Tag
+		for i := range 110 {
+			name := fmt.Sprintf("helper_%d", i)
+			if i == 71 {
+				name = "parse_expiry"
+			}
+			word := "shifted"
+			if matchAll || i == 71 {
+				word = "expiry"
+			}
+			defs = append(defs, syntax.Tag{Name: name, Kind: "function", Line: 4*i + 1, End: 4*i + 3})
+			fmt.Fprintf(&b, "def %s(value):\n    %s = value + %d\n    return %s * 2\n\n", name, word, i, word)
+		}
+		return []byte(b.String()), defs
+	}
+	// tokens.py names the task's word in one function; the others in every
+	// one, so that their parts outweigh the rest of tokens.py.
+	src, defs := module(false)
+	other, otherDefs := module(true)
+	tokens := (newFile("tokens.py", src, nil, defs, false).wholeSize() + BytesPerToken - 1) / BytesPerToken
+	if tokens <= wholeFileTokens {
+		t.Fatalf("the module is %d tokens, within wholeFileTokens: it would be whole anyway", tokens)
+	}
+	os.WriteFile(filepath.Join(root, "tokens.py"), src, 0o644)
+	names := []string{"tokens.py", "a.py", "b.py", "c.py", "d.py"}
+	for _, n := range names[1:] {
+		os.WriteFile(filepath.Join(root, n), other, 0o644)
+	}
+	ev := Evidence{Terms: map[string]float64{"expiry": 2}, Symbols: map[string]bool{"parse_expiry": true}}
+	whole := func(pack, path string) bool {
+		_, after, _ := strings.Cut(pack, "## "+path+" ")
+		body, _, _ := strings.Cut(after, "\n## ")
+		return strings.Contains(body, "_whole file")
+	}
+	budget := 2*tokens + 200
+	for rank, want := range []bool{true, false} {
+		order := slices.Insert(slices.Clone(names[1:]), rank, "tokens.py")
+		var files []File
+		for i, p := range order {
+			d := otherDefs
+			if p == "tokens.py" {
+				d = defs
+			}
+			files = append(files, File{Evaluation: loop.Evaluation{Path: p, Relevance: 0.9 - 0.01*float64(i), Reason: "r"}, Defs: d, Evidence: ev})
+		}
+		got, err := Build(Input{Task: "Fix parse_expiry", Root: root, Terms: []string{"expiry"}, Files: files}, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := whole(got, "tokens.py"); w != want {
+			t.Errorf("budget %d (the file %d tokens), tokens.py ranked %d: whole = %v, want %v", budget, tokens, rank+1, w, want)
+		}
+	}
+}
