@@ -53,7 +53,8 @@ import (
 // Bucket "meta" holds the format version, the extractor fingerprint of the
 // records, the executable stamp that last checked it, and the newest
 // generation with its byte count; a store of another version or extractor
-// is emptied.
+// is replaced by a new file (bbolt never gives back the pages of an emptied
+// one), or emptied in place when this process still shares a handle on it.
 //
 // Record value: crc uint32 (little-endian), the CRC-32 (IEEE) of the rest,
 // then the record compressed with DEFLATE (compress/flate, its fastest
@@ -251,6 +252,9 @@ type records struct {
 	// renewed: the file was not a store, or a damaged one, and was made
 	// anew.
 	renewed bool
+	// emptyInPlace: a store of another version or extractor is emptied
+	// rather than refused with errStaleStore (see openRecords).
+	emptyInPlace bool
 
 	mu      sync.Mutex
 	gen     uint64 // newest generation, as last read or written
@@ -363,6 +367,10 @@ func (s *sharedDB) abandon() {
 	})
 }
 
+// errStaleStore marks a store of another records version or extractor,
+// which openRecords replaces by a new file.
+var errStaleStore = errors.New("index: records store of another version")
+
 // errDamaged marks a store that bbolt could not read: a page it panicked
 // on, or a fault in its mapping of a file cut short.
 var errDamaged = errors.New("index: records store is damaged")
@@ -383,12 +391,22 @@ func guard(fn func() error) (err error) {
 // openRecords opens (or creates) the store in dir. Its records must be
 // the running extractor's: a store last checked by this very executable is
 // trusted to be (as a manifest is), else the fingerprints are compared and
-// a store of another extractor or version is emptied. A store that is not
+// a store of another extractor or version is replaced by a new file. A store that is not
 // one or is damaged is removed and made anew (renewed). A store it cannot
 // use is an error; the caller parses without it.
 func openRecords(dir string, max int64) (*records, error) {
 	p := filepath.Join(dir, recordsFile)
-	rs, err := tryRecords(p, max)
+	rs, err := tryRecords(p, max, false)
+	if errors.Is(err, errStaleStore) {
+		// Replaced by a new file; where that fails (a handle this process
+		// shares still holds the old one), emptied in place.
+		if rerr := os.Remove(p); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+			rs, err = tryRecords(p, max, false)
+		}
+		if errors.Is(err, errStaleStore) {
+			rs, err = tryRecords(p, max, true)
+		}
+	}
 	// What is not the system's refusal (a lock held, a permission, a file
 	// that cannot be opened) is the file's fault: bbolt's checks of its
 	// meta pages and size, or a panic or fault while reading it.
@@ -397,7 +415,7 @@ func openRecords(dir string, max int64) (*records, error) {
 	if err != nil && !errors.Is(err, bolt.ErrTimeout) && !errors.As(err, &pe) && !errors.As(err, &errno) {
 		// (A handle abandoned has removed its file already.)
 		if rerr := os.Remove(p); rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
-			if rs, err = tryRecords(p, max); err == nil {
+			if rs, err = tryRecords(p, max, true); err == nil {
 				rs.renewed = true
 			}
 		}
@@ -408,12 +426,12 @@ func openRecords(dir string, max int64) (*records, error) {
 	return rs, nil
 }
 
-func tryRecords(p string, max int64) (*records, error) {
+func tryRecords(p string, max int64, emptyInPlace bool) (*records, error) {
 	var sh *sharedDB
 	if err := guard(func() (err error) { sh, err = acquireDB(p); return err }); err != nil {
 		return nil, err
 	}
-	rs := &records{sh: sh, max: max, puts: map[recordKey][]byte{}}
+	rs := &records{sh: sh, max: max, puts: map[recordKey][]byte{}, emptyInPlace: emptyInPlace}
 	err := sh.call(func(db *bolt.DB) error { return db.Update(rs.check) })
 	if err != nil {
 		rs.close()
@@ -422,18 +440,24 @@ func tryRecords(p string, max int64) (*records, error) {
 	return rs, nil
 }
 
-// check reads the store's state, emptying a store of another version or
-// extractor.
+// check reads the store's state; a store of another version or extractor
+// is refused with errStaleStore, or, with emptyInPlace, emptied.
 func (rs *records) check(tx *bolt.Tx) error {
 	mb, err := tx.CreateBucketIfNotExists(metaBucket)
 	if err != nil {
 		return err
 	}
 	st, ok := decodeState(mb.Get(metaKey))
-	ok = ok && st.version == recordsVersion
+	stale := ok && st.version != recordsVersion
+	ok = ok && !stale
 	stamp := exeStamp()
 	if !ok || stamp == 0 || st.stamp != stamp {
 		if print := extractorPrint(); !ok || st.print != print {
+			if (stale || st.print != print && st.gen > 0) && !rs.emptyInPlace {
+				// Every record is another extractor's: a new file, since
+				// bbolt never gives back the pages of an emptied one.
+				return errStaleStore
+			}
 			var names [][]byte
 			c := tx.Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {

@@ -243,6 +243,11 @@ func TestRecordsDamaged(t *testing.T) {
 			}
 		}, false},
 	}
+	cases = append(cases, struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		warn   bool
+	}{"store of another version", func(t *testing.T, dir string) { staleStore(t, dir, 0) }, false})
 	storeEveryOpen(t) // the fixture has 10 files
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -263,6 +268,68 @@ func TestRecordsDamaged(t *testing.T) {
 				t.Errorf("Open after the damaged one: %+v; want every file recalled", st)
 			}
 		})
+	}
+}
+
+// staleStore marks the store at dir as one of the records version before
+// this one, after writing pad bytes of other data into it.
+func staleStore(t *testing.T, dir string, pad int) {
+	t.Helper()
+	db, err := bolt.Open(filepath.Join(dir, recordsFile), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		if pad > 0 {
+			junk, err := tx.CreateBucketIfNotExists([]byte("junk"))
+			if err != nil {
+				return err
+			}
+			for i := 0; i < pad; i += 64 << 10 {
+				if err := junk.Put([]byte(fmt.Sprint(i)), make([]byte, 64<<10)); err != nil {
+					return err
+				}
+			}
+		}
+		b := tx.Bucket(metaBucket)
+		st, _ := decodeState(b.Get(metaKey))
+		st.version, st.stamp = recordsVersion-1, 0
+		return b.Put(metaKey, st.encode())
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecordsStaleReplaced checks that a store of another records version
+// is replaced by a new file, not emptied in place: bbolt never gives back
+// the pages of an emptied file, so an upgrade would keep the old store's
+// size for good.
+func TestRecordsStaleReplaced(t *testing.T) {
+	storeEveryOpen(t)
+	cache := t.TempDir()
+	openT(t, copyRepo(t), cache)
+	staleStore(t, cache, 8<<20)
+	p := filepath.Join(cache, recordsFile)
+	before, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := copyRepo(t)
+	ix, st := openT(t, root, cache)
+	if st.Recalled != 0 || st.Parsed != ix.Len() || len(st.Warnings) != 0 {
+		t.Errorf("Open on a store of another version: %+v; want every file parsed, no warning", st)
+	}
+	after, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Size() >= before.Size()/4 {
+		t.Errorf("store of %d bytes kept in place (now %d bytes); want a new, small file", before.Size(), after.Size())
+	}
+	if _, st := openT(t, copyRepo(t), cache); st.Recalled != ix.Len() {
+		t.Errorf("Open after: %+v; want every file recalled", st)
 	}
 }
 
