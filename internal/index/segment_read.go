@@ -113,6 +113,11 @@ func (d *decoder) str() string {
 // cleaner, another hone version, anyone) kills the process with SIGBUS at
 // its next access, wherever that is: in a search, in a session that keeps
 // its index, in a caller holding a path. A copy cannot be taken away.
+//
+// inPlace reads the file only up to its tail (the forward index and
+// postings), checked against the head's CRC, and keeps the file open for
+// the tail's positioned reads (segment_disk.go): nothing is mapped there
+// either, and what a cut file takes away is reported, not faulted on.
 func loadSegment(p string, files int, print uint64, inPlace bool) (*segment, error) {
 	f, err := os.Open(p)
 	if err != nil {
