@@ -49,6 +49,10 @@ import (
 //	         (count, then ascending file ids, each less the previous one)
 //	  content skips: count, then path, reason, detail (strings), size,
 //	         mtime, ctime (varints), inode
+//	  quiet directories (see walk.Memo): count, then per directory path,
+//	         inode, mtime, ctime (varints), the fingerprint of its ignore
+//	         files and options (uint64), items: count, then per item 0 and
+//	         a skip (path, reason, detail) or 1 and a subdirectory's name
 //
 // Segment:
 //
@@ -100,7 +104,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 10 // 10: the forward index and postings last, under a checksum of their own
+	formatVersion = 11 // 11: the manifest records the quiet directories; 10: the forward index and postings last
 	headerSize    = 48
 	manifestHead  = 32
 )

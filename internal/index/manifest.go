@@ -69,6 +69,7 @@ func (ix *Index) encodeManifest() []byte {
 		e.v(c.ctime)
 		e.uv(c.inode)
 	}
+	encodeQuiet(&e, ix.quiet)
 	out := make([]byte, manifestHead, manifestHead+len(e.b))
 	out = append(out, e.b...)
 	copy(out, cacheMagic)
@@ -86,10 +87,33 @@ type manifest struct {
 	files   int
 	imports [][]ID
 	skips   []contentSkip
+	quiet   walk.Memo
 }
 
 // decodeManifest checks and decodes the manifest in buf for root.
 func decodeManifest(buf []byte, root string) (*manifest, error) {
+	return decodeManifestPrint(buf, root, true)
+}
+
+// readQuiet returns the quiet directories the manifest at p for root
+// recorded, or nil. It does not check the extractor's fingerprint (the
+// directories do not depend on it), so it costs a read and a decode of the
+// manifest, which is small.
+func readQuiet(p, root string) walk.Memo {
+	buf, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	m, err := decodeManifestPrint(buf, root, false)
+	if err != nil {
+		return nil
+	}
+	return m.quiet
+}
+
+// decodeManifestPrint is decodeManifest; checkPrint says whether the
+// extractor's fingerprint must be the running one's.
+func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, error) {
 	if len(buf) < manifestHead || string(buf[:8]) != cacheMagic {
 		return nil, errCorrupt
 	}
@@ -102,7 +126,7 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 	}
 	m := &manifest{print: binary.LittleEndian.Uint64(buf[16:])}
 	want := m.print
-	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s {
+	if s := exeStamp(); checkPrint && (s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s) {
 		want = extractorPrint()
 	}
 	if m.print != want {
@@ -161,6 +185,7 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 		c.ctime = d.v()
 		c.inode = d.uv()
 	}
+	m.quiet = decodeQuiet(d)
 	if d.err == nil && d.i != len(d.b) {
 		d.fail()
 	}
@@ -224,6 +249,7 @@ func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any)) 
 	}
 	ix := newIndex(root, segs, dead, m.skips)
 	ix.print = m.print
+	ix.quiet = m.quiet
 	if prev != nil {
 		ix.inheritTerms(prev, false)
 	}
@@ -321,4 +347,66 @@ func save(p string, ix *Index) error {
 		}
 	}
 	return nil
+}
+
+// encodeQuiet appends the quiet directories: count, then per directory in
+// path order its path, inode, mtime, ctime (varints), the chain's
+// fingerprint (8 bytes) and its items: count, then per item 0 and a skip
+// (path, reason, detail) or 1 and a subdirectory's name.
+func encodeQuiet(e *encoder, q walk.Memo) {
+	paths := make([]string, 0, len(q))
+	for p := range q {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	e.uv(uint64(len(paths)))
+	for _, p := range paths {
+		d := q[p]
+		e.str(p)
+		e.uv(d.Ino)
+		e.v(d.MTime)
+		e.v(d.CTime)
+		e.b = binary.LittleEndian.AppendUint64(e.b, d.Chain)
+		e.uv(uint64(len(d.Items)))
+		for _, it := range d.Items {
+			if it.Sub != "" {
+				e.uv(1)
+				e.str(it.Sub)
+				continue
+			}
+			e.uv(0)
+			e.str(it.Skip.Path)
+			e.uv(uint64(it.Skip.Reason))
+			e.str(it.Skip.Detail)
+		}
+	}
+}
+
+// decodeQuiet reads what encodeQuiet wrote.
+func decodeQuiet(d *decoder) walk.Memo {
+	n := d.count(len(d.b) - d.i)
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	q := make(walk.Memo, n)
+	for range n {
+		p := d.str()
+		qd := &walk.QuietDir{Ino: d.uv(), MTime: d.v(), CTime: d.v(), Chain: d.u64()}
+		qd.Items = make([]walk.QuietItem, d.count(len(d.b)-d.i))
+		for i := range qd.Items {
+			switch d.uv() {
+			case 1:
+				qd.Items[i].Sub = d.str()
+			case 0:
+				qd.Items[i].Skip = walk.Skip{Path: d.str(), Reason: walk.SkipReason(d.uv()), Detail: d.str()}
+			default:
+				d.fail()
+			}
+		}
+		if d.err != nil {
+			return nil
+		}
+		q[p] = qd
+	}
+	return q
 }

@@ -119,12 +119,27 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		skipped []walk.Skip
 		err     error
 	}
+	// The walk starts from the quiet directories the manifest recorded
+	// (read ahead of the rest: it is small) and records them anew.
+	walkOpts := opts.Walk
+	walkOpts.Remember = walk.Memo{}
+	var quietBefore walk.Memo
+	if !opts.NoCache && opts.Touched == nil {
+		if p, err := cachePath(opts.CacheDir, abs); err == nil {
+			if opts.Prev != nil && opts.Prev.root == abs && opts.Prev.heldBy(p) {
+				quietBefore = opts.Prev.quiet
+			} else {
+				quietBefore = readQuiet(p, abs)
+			}
+		}
+	}
+	walkOpts.Quiet = quietBefore
 	var early chan walked
 	if opts.Touched == nil {
 		early = make(chan walked, 1)
 		go func() {
 			var w walked
-			w.err = walkTree(ctx, abs, opts.Walk,
+			w.err = walkTree(ctx, abs, walkOpts,
 				func(f walk.File) error { w.files = append(w.files, f); return nil },
 				func(s walk.Skip) { w.skipped = append(w.skipped, s) })
 			early <- w
@@ -187,6 +202,12 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if opts.Touched != nil && old != nil && old == opts.Prev {
 		files = touchedFiles(old, opts.Touched, opts.Walk.MaxFileSize)
 	}
+	// quiet is what the new index records: the walk's, or, without a walk,
+	// what the index it starts from recorded.
+	var quiet walk.Memo
+	if old != nil {
+		quiet = old.quiet
+	}
 	if files == nil {
 		st.Walked = true
 		if early != nil {
@@ -194,13 +215,14 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			files, err = w.files, w.err
 			st.Skipped = append(st.Skipped, w.skipped...)
 		} else {
-			err = walkTree(ctx, abs, opts.Walk,
+			err = walkTree(ctx, abs, walkOpts,
 				func(f walk.File) error { files = append(files, f); return nil },
 				func(s walk.Skip) { st.Skipped = append(st.Skipped, s) })
 		}
 		if err != nil {
 			return nil, st, fmt.Errorf("index: walk %s: %w", abs, err)
 		}
+		quiet = walkOpts.Remember
 	}
 
 	// Decide per walked file: keep it where it is, keep a content skip, or
@@ -287,11 +309,13 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) && old.imports != nil {
 		st.Files, st.Reused, st.Unparsed = old.Len(), old.Len(), old.Unparsed()
 		ix := old
-		if !held && st.CachePath != "" {
+		if (!held || len(quiet) != len(old.quiet)) && st.CachePath != "" {
 			// The index in memory is up to date but its manifest is gone
-			// or damaged: write it again, from a copy that carries the new
-			// file's version (old may be in use elsewhere).
+			// or damaged, or the walk found other quiet directories: write
+			// it again, from a copy that carries the new file's version
+			// (old may be in use elsewhere).
 			ix = old.clone()
+			ix.quiet = quiet
 			if err := save(st.CachePath, ix); err != nil {
 				warn("index: cache not saved (%v); index kept in memory", err)
 			}
@@ -429,6 +453,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		segDead = append(segDead, nil)
 	}
 	ix := newIndex(abs, segs, segDead, skips)
+	ix.quiet = quiet
 	if old != nil {
 		ix.print = old.print // the segments it keeps carry it
 		if spaced != nil {
@@ -538,7 +563,7 @@ func samePaths(a, b *Index) bool {
 func (ix *Index) clone() *Index {
 	cp := &Index{root: ix.root, print: ix.print, segs: ix.segs, dead: ix.dead, nDead: ix.nDead, loc: ix.loc, glob: ix.glob,
 		byPath: ix.byPath, deadDF: ix.deadDF, norm: ix.norm, imports: ix.imports, importedBy: ix.importedBy,
-		contentSkips: ix.contentSkips, unparsed: ix.unparsed}
+		contentSkips: ix.contentSkips, unparsed: ix.unparsed, quiet: ix.quiet}
 	cp.inheritTerms(ix, false)
 	return cp
 }

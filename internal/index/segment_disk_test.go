@@ -5,7 +5,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func openInPlace(t *testing.T, root, cache string) (*Index, Stats) {
@@ -147,4 +151,46 @@ func TestInPlaceEncode(t *testing.T) {
 	if sg.diskErr() == nil {
 		t.Error("diskErr = nil after a changed tail")
 	}
+}
+
+// TestQuietDirectoriesAcrossOpens checks the walk's record of quiet
+// directories through Open: the manifest keeps what a walk found, the next
+// Open's walk starts from it and reports the same skips and files, and a
+// file added to a directory recorded quiet is indexed.
+func TestQuietDirectoriesAcrossOpens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the tree's times to settle")
+	}
+	root, cache := heavyRepo(t), t.TempDir()
+	for _, lang := range []string{"fr", "de", "it"} {
+		dir := filepath.Join(root, "locale", lang, "LC_MESSAGES")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "app.po"), []byte("msgid \"a\"\nmsgstr \"b\"\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "app.mo"), []byte("\x00\x01"), 0o644)
+	}
+	time.Sleep(2100 * time.Millisecond) // a directory changed within 2 s of a walk is not recorded
+	openT(t, root, cache)
+	ix, st := openT(t, root, cache)
+	if len(ix.quiet) == 0 {
+		t.Fatal("no quiet directory recorded")
+	}
+	plain, pst, err := Open(context.Background(), root, Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(pst.Skipped, st.Skipped); diff != "" {
+		t.Errorf("skips of the Open from the record (-plain +record):\n%s", diff)
+	}
+	sameIndex(t, plain, ix)
+	edit := filepath.Join(root, "locale", "fr", "LC_MESSAGES", "strings.py")
+	if err := os.WriteFile(edit, []byte("GREETING = 'bonjour'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := openT(t, root, cache)
+	if _, ok := again.Lookup("locale/fr/LC_MESSAGES/strings.py"); !ok {
+		t.Error("a file added to a quiet directory was not indexed")
+	}
+	sameIndex(t, fresh(t, root), again)
 }

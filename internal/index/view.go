@@ -47,6 +47,11 @@ type Index struct {
 	// unparsed counts the live files a Lexical Open did not parse.
 	unparsed int
 
+	// quiet are the directories of the tree that hold nothing to index,
+	// as the last walk found them (walk.Memo): the next walk stats them
+	// instead of listing them.
+	quiet walk.Memo
+
 	// uni is the term space shared by all segments, built on first use
 	// (see terms), from uniPrev when an earlier index's space is at hand.
 	uniOnce sync.Once

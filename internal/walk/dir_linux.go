@@ -45,6 +45,21 @@ func openAt(at int, path string, flags int) (*dir, error) {
 
 func (d *dir) close() { unix.Close(d.fd) }
 
+// stat stats d itself.
+func (d *dir) stat() (meta, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstat(d.fd, &st)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return meta{}, err
+		}
+		return meta{modTime: st.Mtim.Nano(), cTime: st.Ctim.Nano(), ino: st.Ino, mode: fs.ModeDir}, nil
+	}
+}
+
 // Offsets in a struct linux_dirent64, the same on every architecture:
 // d_ino u64, d_off s64, d_reclen u16, d_type u8, then the NUL-terminated name.
 const (

@@ -16,6 +16,15 @@ func (d *dir) open(_, abs string) (*dir, error) { return &dir{abs: abs}, nil }
 
 func (d *dir) close() {}
 
+// stat stats d itself.
+func (d *dir) stat() (meta, error) {
+	info, err := os.Stat(d.abs)
+	if err != nil {
+		return meta{}, err
+	}
+	return metaOf(info), nil
+}
+
 // list reads all entries of d. On an error it returns the entries read
 // before it.
 func (d *dir) list([]byte) ([]dirent, error) {

@@ -25,6 +25,12 @@
 // goroutines and os.ReadDir plus a full-path lstat per file. Other systems
 // use os.ReadDir and os.Lstat.
 //
+// A walk given the quiet directories of an earlier one (Options.Quiet, see
+// Memo in quiet.go: directories that held nothing to index, each left out
+// by name or type alone) stats each from its parent instead of opening and
+// listing it, and reports its skips as recorded, when its inode and times
+// and the ignore files above it are as they were.
+//
 // Ignore files follow git semantics. Every directory may hold a .gitignore, a
 // .ignore and a .honeignore (hone's own); their patterns apply to paths below
 // that directory, and .git/info/exclude applies to the whole tree. Matchers are
@@ -97,6 +103,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -105,6 +112,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hone-dev/hone/internal/ignore"
 	"github.com/hone-dev/hone/internal/vendored"
@@ -185,6 +193,13 @@ type Options struct {
 	// Logger takes warnings: an ignore file cut at the limits of package
 	// ignore (its first patterns apply). nil: none.
 	Logger *slog.Logger
+	// Quiet holds the quiet directories an earlier walk of the same root
+	// with the same options found (see Memo): one still as it was is not
+	// listed, its skips are reported as recorded. nil: every directory is
+	// listed.
+	Quiet Memo
+	// Remember, when not nil, receives the quiet directories of this walk.
+	Remember Memo
 }
 
 // DefaultMaxFileSize is the largest file indexed by default.
@@ -313,14 +328,15 @@ func Walk(ctx context.Context, root string, opts Options, fn func(File) error, s
 		return fmt.Errorf("walk: root: %w", err)
 	}
 	defer d.close()
-	w := &walker{ctx: ctx, realRoot: real, opts: opts, fn: fn, skip: skip, buf: make([]byte, direntBufSize)}
+	w := &walker{ctx: ctx, realRoot: real, opts: opts, fn: fn, skip: skip, buf: make([]byte, direntBufSize), start: time.Now()}
 	var ms []matcher
 	if m, ok, err := w.load(filepath.Join(abs, ".git", "info", "exclude"), "", ".git/info/exclude", false); err != nil {
 		return err
 	} else if ok {
 		ms = append(ms, m)
 	}
-	return w.dir(d, "", abs, ms)
+	_, err = w.dir(d, "", abs, ms)
+	return err
 }
 
 type walker struct {
@@ -331,6 +347,7 @@ type walker struct {
 	skip     func(Skip)
 	buf      []byte // getdents64 scratch, reused: a listing is read whole before descending
 	work     int    // units of work since ctx was last looked at (see ctxCheckEvery)
+	start    time.Time
 }
 
 // matcher is one ignore file.
@@ -343,6 +360,7 @@ type matcher struct {
 	// "build/"), so a name seen once (__init__.py) is matched once; nil
 	// otherwise.
 	byName *[2]map[string]*ignore.Pattern
+	print  uint64 // FNV-1a of the file's bytes (see chainPrint)
 }
 
 // dirent is one directory entry as listed: its name, type bits (no stat) and
@@ -365,22 +383,37 @@ type meta struct {
 }
 
 // dir walks the open directory d, at rel (repository-relative, "" for the
-// root) and abs, calling fn and skip in order. Only the root's listing
-// failure, ctx and fn return errors; below the root, failures become skips.
-func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
+// root) and abs, calling fn and skip in order, and reports whether d was
+// quiet and recorded in Options.Remember (see Memo). Only the root's
+// listing failure, ctx and fn return errors; below the root, failures
+// become skips.
+func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 	if err := w.ctx.Err(); err != nil {
-		return err
+		return false, err
+	}
+	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil}
+	if onList != nil {
+		onList(rel)
 	}
 	ents, err := d.list(w.buf)
 	if err != nil {
 		if rel == "" {
-			return fmt.Errorf("walk: root: %w", err)
+			return false, fmt.Errorf("walk: root: %w", err)
 		}
+		f.quiet = false
 		w.skip(Skip{Path: rel + "/", Reason: SkipUnreadable, Detail: errDetail(err)})
 		// Walk what was read before the error.
 		if len(ents) == 0 {
-			return nil
+			return false, nil
 		}
+	}
+	var chain uint64
+	chained := false
+	chainOf := func(ms []matcher) uint64 {
+		if !chained {
+			chain, chained = w.chainPrint(ms), true
+		}
+		return chain
 	}
 	for i := range ents {
 		e := &ents[i]
@@ -389,8 +422,9 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 			e.key += "/"
 		}
 		if rel != "" && !w.opts.IncludeVendored && e.name == "pyvenv.cfg" && e.typ.IsRegular() {
-			w.skip(Skip{Path: rel + "/", Reason: SkipVendored, Detail: "python virtual environment (holds pyvenv.cfg)"})
-			return nil
+			f.items = nil
+			w.emit(f, Skip{Path: rel + "/", Reason: SkipVendored, Detail: "python virtual environment (holds pyvenv.cfg)"})
+			return f.quiet && w.remember(d, rel, f, chainOf(ms)), nil
 		}
 	}
 	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.key, b.key) })
@@ -403,8 +437,9 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 		if !ok || !(ents[i].typ.IsRegular() || ents[i].typ&fs.ModeSymlink != 0) {
 			continue
 		}
+		f.quiet = false // the chain below is its own
 		if m, ok, err := w.load(child(abs, name), rel, join(rel, name), true); err != nil {
-			return err
+			return false, err
 		} else if ok {
 			own = append(own, m)
 		}
@@ -415,7 +450,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 		if w.work++; w.work >= ctxCheckEvery {
 			w.work = 0
 			if err := w.ctx.Err(); err != nil {
-				return err
+				return false, err
 			}
 		}
 		name := e.name
@@ -424,53 +459,70 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 		switch {
 		case typ.IsDir():
 			if vcsDirs[name] {
-				w.skip(Skip{Path: path + "/", Reason: SkipHidden, Detail: "version control metadata"})
+				w.emit(f, Skip{Path: path + "/", Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
 			if d, ok := w.ignored(own, path, true); ok {
-				w.skip(Skip{Path: path + "/", Reason: SkipIgnored, Detail: d})
+				w.emit(f, Skip{Path: path + "/", Reason: SkipIgnored, Detail: d})
 				continue
 			}
 			if !w.opts.IncludeVendored {
 				if r, ok := vendored.Dir(path); ok {
-					w.skip(Skip{Path: path + "/", Reason: SkipVendored, Detail: r.String()})
+					w.emit(f, Skip{Path: path + "/", Reason: SkipVendored, Detail: r.String()})
 					continue
 				}
 			}
 			if cacheDirs[name] || strings.HasSuffix(name, ".egg-info") {
-				w.skip(Skip{Path: path + "/", Reason: SkipGenerated, Detail: "tool cache or build metadata " + name + "/"})
+				w.emit(f, Skip{Path: path + "/", Reason: SkipGenerated, Detail: "tool cache or build metadata " + name + "/"})
+				continue
+			}
+			if q := w.opts.Quiet[path]; q != nil && w.still(d, name, path, q, chainOf(own)) {
+				if err := w.replay(path, q); err != nil {
+					return false, err
+				}
+				if f.quiet {
+					f.items = append(f.items, QuietItem{Sub: name})
+				}
 				continue
 			}
 			full := child(abs, name)
 			sub, err := d.open(name, full)
 			if err != nil {
+				f.quiet = false
 				if !errors.Is(err, fs.ErrNotExist) { // removed while walking
 					w.skip(Skip{Path: path + "/", Reason: SkipUnreadable, Detail: errDetail(err)})
 				}
 				continue
 			}
-			err = w.dir(sub, path, full, own)
+			quiet, err := w.dir(sub, path, full, own)
 			sub.close()
 			if err != nil {
-				return err
+				return false, err
+			}
+			if !quiet {
+				f.quiet = false
+			} else if f.quiet {
+				f.items = append(f.items, QuietItem{Sub: name})
 			}
 		case typ&fs.ModeSymlink != 0:
+			f.quiet = false
 			if err := w.symlink(path, child(abs, name), own); err != nil {
-				return err
+				return false, err
 			}
 		case typ.IsRegular():
 			if vcsDirs[name] { // a .git file of a worktree or submodule
-				w.skip(Skip{Path: path, Reason: SkipHidden, Detail: "version control metadata"})
+				w.emit(f, Skip{Path: path, Reason: SkipHidden, Detail: "version control metadata"})
 				continue
 			}
 			if d, ok := w.ignored(own, path, false); ok {
-				w.skip(Skip{Path: path, Reason: SkipIgnored, Detail: d})
+				w.emit(f, Skip{Path: path, Reason: SkipIgnored, Detail: d})
 				continue
 			}
 			if r, d, ok := w.byName(path, name); ok {
-				w.skip(Skip{Path: path, Reason: r, Detail: d})
+				w.emit(f, Skip{Path: path, Reason: r, Detail: d})
 				continue
 			}
+			f.quiet = false
 			m, err := d.lstat(name)
 			if err != nil {
 				if !errors.Is(err, fs.ErrNotExist) { // removed while walking
@@ -483,13 +535,13 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) error {
 				continue
 			}
 			if err := w.file(path, child(abs, name), m); err != nil {
-				return err
+				return false, err
 			}
 		default:
-			w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "not a regular file (" + typeName(typ) + ")"})
+			w.emit(f, Skip{Path: path, Reason: SkipUnreadable, Detail: "not a regular file (" + typeName(typ) + ")"})
 		}
 	}
-	return nil
+	return f.quiet && w.remember(d, rel, f, chainOf(own)), nil
 }
 
 // symlink follows a link to a regular file inside the root.
@@ -574,7 +626,9 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool, 
 	if cut := im.Cut(); cut.Line != 0 && w.opts.Logger != nil {
 		w.opts.Logger.Warn(fmt.Sprintf("walk: ignore file %s: %s; the lines before apply", name, cut))
 	}
-	m = matcher{m: im, base: base, name: name}
+	h := fnv.New64a()
+	h.Write(data)
+	m = matcher{m: im, base: base, name: name, print: h.Sum64()}
 	if m.m.NamesOnly() {
 		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
