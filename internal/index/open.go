@@ -121,19 +121,21 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	// The walk starts from the quiet directories the manifest recorded
 	// (read ahead of the rest: it is small) and records them anew.
-	walkOpts := opts.Walk
-	walkOpts.Remember = walk.Memo{}
-	var quietBefore walk.Memo
-	if !opts.NoCache && opts.Touched == nil {
-		if p, err := cachePath(opts.CacheDir, abs); err == nil {
-			if opts.Prev != nil && opts.Prev.root == abs && opts.Prev.heldBy(p) {
-				quietBefore = opts.Prev.quiet
-			} else {
-				quietBefore = readQuiet(p, abs)
-			}
+	if !opts.NoCache {
+		st.CachePath, err = cachePath(opts.CacheDir, abs)
+		if err != nil {
+			warn("%v; indexing in memory", err)
 		}
 	}
-	walkOpts.Quiet = quietBefore
+	walkOpts := opts.Walk
+	walkOpts.Remember = walk.Memo{}
+	if st.CachePath != "" && opts.Touched == nil {
+		if opts.Prev != nil && opts.Prev.root == abs && opts.Prev.heldBy(st.CachePath) {
+			walkOpts.Quiet = opts.Prev.quiet
+		} else {
+			walkOpts.Quiet = readQuiet(st.CachePath, abs)
+		}
+	}
 	var early chan walked
 	if opts.Touched == nil {
 		early = make(chan walked, 1)
@@ -149,12 +151,6 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// old is the index to start from; held, that the manifest describes it.
 	var old *Index
 	held := false
-	if !opts.NoCache {
-		st.CachePath, err = cachePath(opts.CacheDir, abs)
-		if err != nil {
-			warn("%v; indexing in memory", err)
-		}
-	}
 	if st.CachePath != "" {
 		prev := opts.Prev
 		if prev != nil && prev.root != abs {

@@ -277,12 +277,11 @@ func decodeSegment(buf []byte, size int64, print uint64, lazy bool, f *os.File) 
 		return nil, err
 	}
 	tailAt := viewAt + tail
-	if want := uint64(size); f != nil {
+	want := uint64(size) // the whole file, or up to the tail in place
+	if f != nil {
 		want = tailAt
-		if uint64(len(buf)) != want {
-			return nil, errCorrupt
-		}
-	} else if uint64(len(buf)) != want {
+	}
+	if uint64(len(buf)) != want {
 		return nil, errCorrupt
 	}
 	hdr, dec := buf[:headerSize], buf[headerSize:viewAt]

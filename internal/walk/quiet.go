@@ -135,13 +135,12 @@ func (w *walker) replay(path string, q *QuietDir) error {
 	return nil
 }
 
-// remember records the directory d at rel as quiet with f's items, unless
-// it changed within quietSettle of the walk's start or the system gives no
-// inode and status-change time to check it by; it reports whether it did.
+// remember records the directory d at rel (not the root; a frame is quiet
+// only below it and with Options.Remember set) as quiet with f's items,
+// unless it changed within quietSettle of the walk's start or the system
+// gives no inode and status-change time to check it by; it reports whether
+// it did.
 func (w *walker) remember(d *dir, rel string, f *quietFrame, chain uint64) bool {
-	if w.opts.Remember == nil || rel == "" {
-		return false
-	}
 	m, err := d.stat()
 	settled := w.start.Add(-quietSettle).UnixNano()
 	if err != nil || m.ino == 0 || m.cTime == 0 || m.modTime >= settled || m.cTime >= settled {

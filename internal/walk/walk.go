@@ -422,7 +422,6 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 			e.key += "/"
 		}
 		if rel != "" && !w.opts.IncludeVendored && e.name == "pyvenv.cfg" && e.typ.IsRegular() {
-			f.items = nil
 			w.emit(f, Skip{Path: rel + "/", Reason: SkipVendored, Detail: "python virtual environment (holds pyvenv.cfg)"})
 			return f.quiet && w.remember(d, rel, f, chainOf(ms)), nil
 		}
