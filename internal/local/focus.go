@@ -3,10 +3,12 @@ package local
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/tokenize"
@@ -99,6 +101,7 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 	sort.SliceStable(starts, func(a, b int) bool { return starts[a].line < starts[b].line })
 	var best focused
 	var sc tokenize.Scanner
+	var low []byte // bound's buffer
 	seen := map[string]bool{}
 	off, line := 0, 1
 	for i, s := range starts {
@@ -111,6 +114,16 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 			end, l = advance(text, from, l, starts[i+1].line)
 		}
 		off, line = end, l
+		if skipPieces {
+			if all, title := e.bound(text[from:end], &low); !beats(all, best.all.share) && !beats(title, best.title.share) {
+				// It cannot hold more than the best so far: a piece
+				// replaces the best only with a larger share.
+				if end >= len(text) {
+					break
+				}
+				continue
+			}
+		}
 		clear(seen)
 		var all, title piece
 		sc.Terms(string(text[from:end]), func(t string) {
@@ -141,6 +154,61 @@ func (e *Evaluator) computeFocus(id index.ID) focused {
 		best.title.share /= e.titleTotal
 	}
 	return best
+}
+
+// skipPieces lets computeFocus skip the pieces that cannot beat the best
+// piece so far (see bound); a test turns it off to compare.
+var skipPieces = true
+
+// bound returns an upper bound of the shares of the task's words and of the
+// title's that the piece b holds: the weights of the task terms that occur
+// in b lower-cased, even as part of a longer word. Every term the tokenizer
+// reports is a lower-cased substring of its text (a whole identifier
+// trimmed of separators, or one of its parts), so the piece holds at most
+// these. A piece with a byte beyond ASCII gets no bound (+Inf): lower-casing
+// there may change the text's length or bring a letter into ASCII (the
+// Kelvin sign lower-cases to k). low is a buffer kept between calls.
+func (e *Evaluator) bound(b []byte, low *[]byte) (all, title float64) {
+	if cap(*low) < len(b) {
+		*low = make([]byte, len(b))
+	}
+	buf := (*low)[:len(b)]
+	var or byte
+	for i, c := range b {
+		or |= c
+		buf[i] = lowerASCII[c]
+	}
+	if or >= utf8.RuneSelf {
+		return math.Inf(1), math.Inf(1)
+	}
+	for _, t := range e.termBytes {
+		if bytes.Contains(buf, t) {
+			w := e.taskTerms[string(t)]
+			all += w
+			if e.titleTerms[string(t)] {
+				title += w
+			}
+		}
+	}
+	return all, title
+}
+
+// lowerASCII maps each byte to its lower case in ASCII.
+var lowerASCII = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// beats reports whether a piece bounded by bound may hold a share above
+// best: above 0, and above best but for rounding (the bound adds the same
+// weights in another order).
+func beats(bound, best float64) bool {
+	return bound > 0 && bound+1e-9 > best
 }
 
 // advance returns the byte offset of line target, counting from offset off

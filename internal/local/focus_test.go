@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/testrepo"
 	"github.com/hone-dev/hone/loop"
 )
@@ -167,5 +168,66 @@ func TestFocusOddText(t *testing.T) {
 		if f := e.focus(id); f.all.def != "coupon_discount" || f.all.terms != 2 {
 			t.Errorf("focus(%s) = %+v, want coupon_discount with 2 task terms", p, f)
 		}
+	}
+}
+
+// TestFocusSkipsOnlyBeatenPieces checks that skipping the pieces that cannot
+// beat the best so far (bound) changes no focus: on real source files (Go
+// files of this module) and on text beyond ASCII, for tasks in several
+// shapes, every file's focus equals the one computed by tokenizing every
+// piece.
+func TestFocusSkipsOnlyBeatenPieces(t *testing.T) {
+	files := map[string]string{
+		// Beyond ASCII: the Kelvin sign lower-cases to k; an İ grows when
+		// lower-cased; a word in Cyrillic.
+		"odd/units.py": "def convert(x):\n    return x\n\n\ndef \u212aelvin_scale(t):\n    # \u0130stanbul время\n    return t\n\n\ndef kelvin(t):\n    return t\n",
+	}
+	for _, dir := range []string{".", "../pack", "../../loop", "../refine"} {
+		paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.ToSlash(filepath.Join("src", filepath.Base(dir), filepath.Base(p)))] = string(b)
+		}
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d files", len(files))
+	}
+	ix := testrepo.Index(t, files)
+	tasks := []string{
+		"Coupon discount applied to cart shipping",
+		"Fix the focus signal when a definition holds every task term",
+		"The evaluator's computeFocus ignores the title; Evaluator.focus caches it",
+		"kelvin scale conversion is wrong",
+		"Handle ternary expressions in queryFn",
+		"pack budget tokens overflow for the first file whole",
+		"`SetDefaults` leaves MinFiles at zero",
+		"время Istanbul",
+	}
+	defer func(old bool) { skipPieces = old }(skipPieces)
+	compared, nonzero := 0, 0
+	for _, text := range tasks {
+		e, _ := newEval(t, ix, text, Options{})
+		for id := index.ID(0); int(id) < ix.Len(); id++ {
+			skipPieces = true
+			got := e.computeFocus(id)
+			skipPieces = false
+			want := e.computeFocus(id)
+			if got != want {
+				t.Errorf("%q, %s: focus %+v with pieces skipped, %+v without", text, ix.Path(id), got, want)
+			}
+			compared++
+			if want.all.share > 0 {
+				nonzero++
+			}
+		}
+	}
+	if nonzero < 20 {
+		t.Errorf("only %d of %d focuses above 0: the comparison says little", nonzero, compared)
 	}
 }

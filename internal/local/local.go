@@ -242,6 +242,8 @@ type Evaluator struct {
 	taskTerms map[string]float64
 	taskStems map[string]string
 	taskTotal float64
+	// termBytes are the keys of taskTerms as bytes, sorted (see bound).
+	termBytes [][]byte
 	// keyTerms are the task's terms.KeyCount most telling words (weight ×
 	// idf): only they count for the naming signals, since in a long issue
 	// every file defines something named after one of forty words.
@@ -314,6 +316,10 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 			}
 		}
 	}
+	for t := range e.taskTerms {
+		e.termBytes = append(e.termBytes, []byte(t))
+	}
+	sort.Slice(e.termBytes, func(a, b int) bool { return string(e.termBytes[a]) < string(e.termBytes[b]) })
 	e.lastFrame = anchor.NearestFrame(t, anchors)
 	seen := map[string]bool{}
 	for _, k := range t.Keywords {
