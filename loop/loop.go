@@ -111,6 +111,20 @@ func (q Query) Terms() []string {
 	return out
 }
 
+// NoMatch is the stop reason of a cycle whose query matched no file; it
+// names the words searched for, so that the reader sees why.
+func NoMatch(cycle int, q Query) string {
+	terms := q.Terms()
+	if len(terms) == 0 {
+		return fmt.Sprintf("cycle %d: the query matched no file (the task gave no word to search for)", cycle)
+	}
+	more := ""
+	if len(terms) > 8 {
+		terms, more = terms[:8], fmt.Sprintf(" +%d more", len(terms)-8)
+	}
+	return fmt.Sprintf("cycle %d: the query matched no file (words searched: %s%s)", cycle, strings.Join(terms, ", "), more)
+}
+
 // Clone returns a deep copy of q.
 func (q Query) Clone() Query {
 	return Query{
@@ -461,7 +475,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 		}
 		s.pending = cands
 		if len(cands) == 0 {
-			s.stopped = fmt.Sprintf("cycle %d: the query matched no file", s.Cycle())
+			s.stopped = NoMatch(s.Cycle(), s.query)
 		}
 		return cands, nil
 	}
@@ -500,7 +514,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	}
 	switch {
 	case len(second) == 0 && len(cands) == 0 && len(fresh) == 0:
-		s.stopped = fmt.Sprintf("cycle %d: the query matched no file", s.Cycle())
+		s.stopped = NoMatch(s.Cycle(), s.query)
 		return nil, nil
 	case len(second) == 0 && len(fresh) == 0:
 		s.stopped = fmt.Sprintf("cycle %d: every file the query matches was judged in an earlier cycle", s.Cycle())
@@ -890,7 +904,7 @@ func Run(ctx context.Context, task string, s Searcher, e Evaluator, r Refiner, o
 			return sess.Result(), err
 		}
 		if len(cands) == 0 {
-			sess.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.Cycle()))
+			sess.Stop(NoMatch(sess.Cycle(), sess.Query()))
 			return sess.Result(), nil
 		}
 		evals, err := e.Evaluate(ctx, sess.Input())

@@ -216,7 +216,7 @@ func TestRunStopRule(t *testing.T) {
 			script:      [][]string{{}},
 			rel:         []map[string]float64{{}},
 			wantCycles:  0,
-			wantStopped: "cycle 1: the query matched no file",
+			wantStopped: "cycle 1: the query matched no file (the task gave no word to search for)",
 			wantFiles:   []string{},
 		},
 		{
@@ -224,7 +224,7 @@ func TestRunStopRule(t *testing.T) {
 			script:      [][]string{{"a"}, {}},
 			rel:         []map[string]float64{{"a": 0.9}},
 			wantCycles:  1,
-			wantStopped: "cycle 2: the query matched no file",
+			wantStopped: "cycle 2: the query matched no file (words searched: k1)",
 			wantFiles:   []string{"a"},
 		},
 	}

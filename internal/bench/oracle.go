@@ -199,7 +199,7 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 			return nil, fmt.Errorf("oracle: dispatch: %w", err)
 		}
 		if len(cands) == 0 {
-			sess.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.Cycle()))
+			sess.Stop(loop.NoMatch(sess.Cycle(), sess.Query()))
 			break
 		}
 		terms := sess.Query().Terms()

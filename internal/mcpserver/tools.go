@@ -383,7 +383,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 		return nil, fmt.Errorf("dispatch: %w", describe(err))
 	}
 	if len(cands) == 0 {
-		sess.loop.Stop(fmt.Sprintf("cycle %d: the query matched no file", sess.loop.Cycle()))
+		sess.loop.Stop(loop.NoMatch(sess.loop.Cycle(), sess.loop.Query()))
 		return s.finish(sess), nil
 	}
 	sess.pending = cands
