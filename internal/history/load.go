@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -269,9 +271,21 @@ var (
 
 // loadCache reads and checks a cached log.
 func loadCache(p, key string, limit int) (*Log, error) {
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > math.MaxInt32 {
+		return nil, errCorrupt
+	}
+	b := hugeBuffer(int(st.Size()))
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
 	return decodeCache(b, key, limit)
 }
