@@ -50,7 +50,9 @@ import (
 // the damage a disk does; these checks keep a file that is made wrong from
 // crashing the process. Commits, their lengths, times and hashes are in
 // the log's order; ids are those of the sorted tables, not the in-memory
-// log's.
+// log's. On django (20,000 commits, a 2 MB file) opening takes about 1 ms;
+// the format before, decoded whole into slices and maps, took 9.5 ms (and
+// gob, before that, about 20 ms).
 
 // encodeBody appends the body of a cache file for log l (one in memory,
 // not read from a cache) under key.

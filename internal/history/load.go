@@ -228,9 +228,9 @@ func pathFor(dir string, src Source) (string, error) {
 // A file that fails a check (magic, version, checksum, key, limit, the
 // counts and sizes of its tables) is not used: the log is read again. An
 // entry that is wrong all the same (an id out of range) is found when a
-// query reads it, and counts as absent (see encodeBody). The checksum matters: a
-// damaged body often still decodes (a flipped bit in a count or a term makes
-// another log, which ranks other files).
+// query reads it, and counts as absent (see encodeBody). The checksum
+// matters: a damaged body often still decodes (a flipped bit in a count or
+// a term makes another log, which ranks other files).
 const (
 	cacheMagic = "HONEHIS\n"
 	headerSize = 16
