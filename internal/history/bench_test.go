@@ -3,6 +3,8 @@ package history
 import (
 	"context"
 	"os"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -85,6 +87,50 @@ func BenchmarkBringForward(b *testing.B) {
 		_, st, err := Load(context.Background(), Source{GitDir: gitDir, Rev: "HEAD"}, Options{CacheDir: cache})
 		if err != nil || !st.Cached || st.Read == 0 {
 			b.Fatalf("%+v, %v: want the log brought forward", st, err)
+		}
+	}
+}
+
+// TestLazyRealLog: a real log (HONE_BENCH_ROOT) opened from its cache
+// answers as the log read from git, for the benchmark's task and for every
+// path Partners and Touches are asked about.
+func TestLazyRealLog(t *testing.T) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		t.Skip("HONE_BENCH_ROOT not set")
+	}
+	src, cache := Source{Dir: root}, t.TempDir()
+	fresh, _, err := Load(context.Background(), src, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pathFor(cache, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := loadCache(p, src.key(), MaxCommits)
+	if err != nil || lazy.disk == nil {
+		t.Fatalf("%v; want a log read from the cache", err)
+	}
+	words := []string{"model", "field", "query", "queryset", "filter", "crash", "bulk_create", "proxy", "nowhere_xyz",
+		"admin", "form", "migration", "sqlite", "json", "timezone", "aggregate", "subquery"}
+	for i := range words {
+		var q []Term
+		for j, w := range words[:i+1] {
+			q = append(q, Term{w, 1 + float64(j%3)})
+		}
+		if got, want := lazy.Files(q), fresh.Files(q); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Files(%v): %d files, want %d", q, len(got), len(want))
+		}
+	}
+	for _, path := range append(slices.Clone(fresh.paths), "nowhere.py") {
+		if got, want := lazy.Partners(path, 5), fresh.Partners(path, 5); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Partners(%s) = %v, want %v", path, got, want)
+		}
+		gn, gm := lazy.Touches(path)
+		wn, wm := fresh.Touches(path)
+		if gn != wn || gm != wm {
+			t.Fatalf("Touches(%s) = %d, %d; want %d, %d", path, gn, gm, wn, wm)
 		}
 	}
 }

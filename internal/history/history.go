@@ -131,6 +131,11 @@ type Log struct {
 	byPathOnce sync.Once
 	byPath     [][]int32
 	most       int
+
+	// disk, when set, is the log as its cache file holds it, decoded as
+	// queries ask (see encodeBody); the slices and maps above are then
+	// empty (but for docs, total and most) until materialize.
+	disk *disk
 }
 
 // Rev returns the full hash of the revision the log was read at.
@@ -138,7 +143,76 @@ func (l *Log) Rev() string { return l.rev }
 
 // Len returns the number of commits in the log, those left out of ranking
 // (merges aside) included: they count toward MaxCommits as in git's log.
-func (l *Log) Len() int { return len(l.lens) }
+func (l *Log) Len() int {
+	if l.disk != nil {
+		return l.disk.n
+	}
+	return len(l.lens)
+}
+
+// termPostings returns the (commit, frequency) pairs of term t, or false
+// when the log does not hold it.
+func (l *Log) termPostings(t string) ([]int32, bool) {
+	if d := l.disk; d != nil {
+		id, ok := d.terms.search(t)
+		if !ok {
+			return nil, false
+		}
+		return d.postings(id), true
+	}
+	id, ok := l.termID[t]
+	if !ok {
+		return nil, false
+	}
+	return l.post[id], true
+}
+
+// commitLen, commitTime, commitHash and commitFiles return commit c's
+// length, committer time, abbreviated hash and path ids (the last into
+// buf when the log is on disk).
+func (l *Log) commitLen(c int32) int32 {
+	if l.disk != nil {
+		return l.disk.len(c)
+	}
+	return l.lens[c]
+}
+
+func (l *Log) commitTime(c int32) int64 {
+	if l.disk != nil {
+		return l.disk.time(c)
+	}
+	return l.times[c]
+}
+
+func (l *Log) commitHash(c int32) string {
+	if l.disk != nil {
+		return l.disk.hashes.str(int(c))
+	}
+	return l.hashes[c]
+}
+
+func (l *Log) commitFiles(c int32, buf []int32) []int32 {
+	if l.disk != nil {
+		return l.disk.commitFiles(c, buf)
+	}
+	return l.files[c]
+}
+
+// pathName returns the path of id; pathIndex the id of a path.
+func (l *Log) pathName(id int32) string {
+	if l.disk != nil {
+		return l.disk.paths.str(int(id))
+	}
+	return l.paths[id]
+}
+
+func (l *Log) pathIndex(p string) (int32, bool) {
+	if l.disk != nil {
+		return l.disk.paths.search(p)
+	}
+	id, ok := l.pathID[p]
+	return id, ok
+}
 
 // Term is a weighted query term.
 type Term struct {
@@ -168,14 +242,16 @@ func (l *Log) Files(query []Term) map[string]Hit {
 	if avg <= 0 {
 		avg = 1
 	}
-	score := make([]float64, len(l.lens))
+	score := make([]float64, l.Len())
 	var touched []int32
 	for _, q := range query {
-		id, ok := l.termID[q.Text]
-		if !ok || q.Weight <= 0 {
+		if q.Weight <= 0 {
 			continue
 		}
-		p := l.post[id]
+		p, ok := l.termPostings(q.Text)
+		if !ok {
+			continue
+		}
 		df := float64(len(p) / 2)
 		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		for i := 0; i+1 < len(p); i += 2 {
@@ -183,7 +259,7 @@ func (l *Log) Files(query []Term) map[string]Hit {
 			if score[c] == 0 {
 				touched = append(touched, c)
 			}
-			norm := k1 * (1 - b + b*float64(l.lens[c])/avg)
+			norm := k1 * (1 - b + b*float64(l.commitLen(c))/avg)
 			score[c] += q.Weight * idf * tf * (k1 + 1) / (tf + norm)
 		}
 	}
@@ -195,10 +271,10 @@ func (l *Log) Files(query []Term) map[string]Hit {
 		if score[a] != score[c] {
 			return score[a] > score[c]
 		}
-		if l.times[a] != l.times[c] {
-			return l.times[a] > l.times[c]
+		if ta, tc := l.commitTime(a), l.commitTime(c); ta != tc {
+			return ta > tc
 		}
-		return l.hashes[a] > l.hashes[c]
+		return l.commitHash(a) > l.commitHash(c)
 	}
 	top := make([]int32, 0, TopCommits+1)
 	for _, c := range touched {
@@ -215,16 +291,20 @@ func (l *Log) Files(query []Term) map[string]Hit {
 	}
 	out := map[string]Hit{}
 	best := 0.0
+	var buf []int32
 	for _, c := range top {
-		share := score[c] / math.Sqrt(float64(len(l.files[c])))
-		for _, f := range l.files[c] {
-			h := out[l.paths[f]]
+		files := l.commitFiles(c, buf)
+		buf = files
+		share := score[c] / math.Sqrt(float64(len(files)))
+		for _, f := range files {
+			p := l.pathName(f)
+			h := out[p]
 			if h.Commits == 0 {
-				h.Best = l.hashes[c]
+				h.Best = l.commitHash(c)
 			}
 			h.Score += share
 			h.Commits++
-			out[l.paths[f]] = h
+			out[p] = h
 			best = math.Max(best, h.Score)
 		}
 	}

@@ -247,12 +247,24 @@ func TestCache(t *testing.T) {
 		t.Fatalf("corrupt cache: %+v, %v, logs %q", st, err, logs.String())
 	}
 	// An inconsistent one too.
-	bad := &Log{rev: commits[1], limit: MaxCommits, lens: []int32{1}, hashes: []string{"x"}, files: [][]int32{{7}}}
+	// (Its ids are checked as they are read: the commit naming a missing
+	// path counts as touching none, and the log cannot be brought forward.)
+	bad := &Log{rev: commits[1], limit: MaxCommits, lens: []int32{1}, hashes: []string{"x"}, times: []int64{1},
+		files: [][]int32{{7}}, terms: []string{"cart"}, post: [][]int32{{0, 1}}}
 	if err := saveCache(files[0], src.key(), bad); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadCache(files[0], src.key(), MaxCommits); err == nil {
-		t.Error("a cache naming a missing path was accepted")
+	if l, err := loadCache(files[0], src.key(), MaxCommits); err != nil {
+		t.Fatal(err)
+	} else if h := l.Files([]Term{{"cart", 1}}); len(h) != 0 || l.materialize() == nil {
+		t.Errorf("a cache naming a missing path: Files = %v, materialized", h)
+	}
+	l, st, err = Load(ctx, Source{Dir: dir, Rev: commits[4]}, opts)
+	if err != nil || st.Cached || l.Len() != 5 {
+		t.Fatalf("a cache naming a missing path, brought forward: %+v, %v; want read afresh", st, err)
+	}
+	if err := saveCache(files[0], src.key(), bad); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := loadCache(files[0], "dir /elsewhere", MaxCommits); !errors.Is(err, errStale) {
 		t.Errorf("another source's cache: err = %v, want errStale", err)

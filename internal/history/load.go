@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +22,7 @@ import (
 
 // cacheVersion changes when the cache's layout or the way commits are read
 // changes.
-const cacheVersion = 6
+const cacheVersion = 7
 
 // Options control Load.
 type Options struct {
@@ -124,6 +126,11 @@ func extend(ctx context.Context, src Source, old *Log, rev string, opts Options,
 	if old.rev == rev {
 		return old
 	}
+	// Only a log in memory takes commits in and out.
+	if err := old.materialize(); err != nil {
+		opts.Logger.Warn("history: cache unreadable, the log is read again", "err", err)
+		return nil
+	}
 	limit := opts.MaxCommits
 	// A log cut at its limit lacks the older commits: if dropping leaves
 	// it short, only a fresh read is right. (A log cut by the time limit
@@ -218,32 +225,16 @@ func pathFor(dir string, src Source) (string, error) {
 //	version  uint32   cacheVersion (little-endian)
 //	crc      uint32   CRC-32 (IEEE) of the body, as the index cache
 //
-// A file that fails a check (magic, version, checksum, key, limit, ids in
-// range) is not used: the log is read again. The checksum matters: a
-// damaged body often still decodes (a flipped bit in a count or a term makes
-// another log, which ranks other files).
+// A file that fails a check (magic, version, checksum, key, limit, the
+// counts and sizes of its tables) is not used: the log is read again. An
+// entry that is wrong all the same (an id out of range) is found when a
+// query reads it, and counts as absent (see encodeBody). The checksum
+// matters: a damaged body often still decodes (a flipped bit in a count or
+// a term makes another log, which ranks other files).
 const (
 	cacheMagic = "HONEHIS\n"
 	headerSize = 16
 )
-
-// cacheFile is the cache's layout after the header.
-type cacheFile struct {
-	Key     string
-	Rev     string
-	Partial bool
-	// Limit is the MaxCommits it was read with; Truncated, that the log
-	// stops there.
-	Limit     int
-	Truncated bool
-	Paths     []string
-	Terms     []string
-	Hashes    []string
-	Post      [][]int32
-	Lens      []int32
-	Times     []int64
-	Files     [][]int32
-}
 
 func saveCache(p, key string, l *Log) error {
 	b := encodeBody(make([]byte, headerSize), key, l)
@@ -280,14 +271,27 @@ var (
 
 // loadCache reads and checks a cached log.
 func loadCache(p, key string, limit int) (*Log, error) {
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > math.MaxInt32 {
+		return nil, errCorrupt
+	}
+	b := hugeBuffer(int(st.Size()))
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
 	return decodeCache(b, key, limit)
 }
 
-// decodeCache decodes and checks the bytes of a cache file.
+// decodeCache checks the bytes of a cache file and opens the log they
+// hold, which keeps them: b must not change after.
 func decodeCache(b []byte, key string, limit int) (*Log, error) {
 	if len(b) < headerSize || string(b[:8]) != cacheMagic {
 		return nil, errCorrupt
@@ -298,48 +302,13 @@ func decodeCache(b []byte, key string, limit int) (*Log, error) {
 	if crc32.ChecksumIEEE(b[headerSize:]) != binary.LittleEndian.Uint32(b[12:]) {
 		return nil, errCorrupt
 	}
-	c, err := decodeBody(b[headerSize:])
+	l := &Log{}
+	k, err := decodeBody(b[headerSize:], l)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
-	if c.Key != key || c.Limit != limit {
+	if k != key || l.limit != limit {
 		return nil, errStale
-	}
-	n := len(c.Lens)
-	if len(c.Hashes) != n || len(c.Times) != n || len(c.Files) != n || len(c.Post) != len(c.Terms) {
-		return nil, errors.New("history: cache is inconsistent")
-	}
-	l := &Log{rev: c.Rev, limit: c.Limit, partial: c.Partial, truncated: c.Truncated, paths: c.Paths, terms: c.Terms, hashes: c.Hashes, times: c.Times, post: c.Post,
-		lens: c.Lens, files: c.Files, pathID: make(map[string]int32, len(c.Paths)),
-		termID: make(map[string]int32, len(c.Terms))}
-	for i, f := range c.Files {
-		for _, id := range f {
-			if id < 0 || int(id) >= len(c.Paths) {
-				return nil, fmt.Errorf("history: cache: commit %d names path %d of %d", i, id, len(c.Paths))
-			}
-		}
-	}
-	for i, ps := range c.Post {
-		if len(ps)%2 != 0 {
-			return nil, errors.New("history: cache: odd postings")
-		}
-		for j := 0; j < len(ps); j += 2 {
-			if ps[j] < 0 || int(ps[j]) >= n {
-				return nil, fmt.Errorf("history: cache: term %d names commit %d of %d", i, ps[j], n)
-			}
-		}
-	}
-	for i, s := range c.Paths {
-		l.pathID[s] = int32(i)
-	}
-	for i, s := range c.Terms {
-		l.termID[s] = int32(i)
-	}
-	for i, x := range c.Lens {
-		l.total += int64(x)
-		if len(c.Files[i]) > 0 {
-			l.docs++
-		}
 	}
 	return l, nil
 }

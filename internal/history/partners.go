@@ -39,14 +39,21 @@ func (l *Log) Partners(path string, max int) []Partner {
 	if l == nil || max <= 0 {
 		return nil
 	}
-	id, ok := l.pathID[path]
+	id, ok := l.pathIndex(path)
 	if !ok {
 		return nil
 	}
-	commits := l.touching()[id]
+	var commits []int32
+	if l.disk != nil {
+		commits = l.disk.touching(id)
+	} else {
+		commits = l.touching()[id]
+	}
 	count := map[int32]int{}
+	var buf []int32
 	for _, c := range commits {
-		for _, f := range l.files[c] {
+		buf = l.commitFiles(c, buf)
+		for _, f := range buf {
 			if f != id {
 				count[f]++
 			}
@@ -55,7 +62,7 @@ func (l *Log) Partners(path string, max int) []Partner {
 	var out []Partner
 	for f, n := range count {
 		if n >= MinTogether {
-			out = append(out, Partner{Path: l.paths[f], Together: n, Of: len(commits)})
+			out = append(out, Partner{Path: l.pathName(f), Together: n, Of: len(commits)})
 		}
 	}
 	sort.Slice(out, func(a, b int) bool {
@@ -93,6 +100,12 @@ func (l *Log) touching() [][]int32 {
 func (l *Log) Touches(path string) (n, most int) {
 	if l == nil {
 		return 0, 0
+	}
+	if d := l.disk; d != nil {
+		if id, ok := d.paths.search(path); ok {
+			n = d.touchCount(id)
+		}
+		return n, l.most
 	}
 	by := l.touching()
 	if id, ok := l.pathID[path]; ok {
