@@ -99,16 +99,21 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 // recorded, or nil. It does not check the extractor's fingerprint (the
 // directories do not depend on it), so it costs a read and a decode of the
 // manifest, which is small.
-func readQuiet(p, root string) walk.Memo {
+//
+// It also reports whether the extractor's fingerprint will be needed (no
+// usable manifest, or one another executable stamped: see extractorPrint):
+// Open then sets the grammars up beside the walk.
+func readQuiet(p, root string) (quiet walk.Memo, needPrint bool) {
 	buf, err := os.ReadFile(p)
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	m, err := decodeManifestPrint(buf, root, false)
 	if err != nil {
-		return nil
+		return nil, true
 	}
-	return m.quiet
+	s := exeStamp()
+	return m.quiet, s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s
 }
 
 // decodeManifestPrint is decodeManifest; checkPrint says whether the

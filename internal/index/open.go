@@ -133,7 +133,15 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		if opts.Prev != nil && opts.Prev.root == abs && opts.Prev.heldBy(st.CachePath) {
 			walkOpts.Quiet = opts.Prev.quiet
 		} else {
-			walkOpts.Quiet = readQuiet(st.CachePath, abs)
+			var needPrint bool
+			walkOpts.Quiet, needPrint = readQuiet(st.CachePath, abs)
+			if needPrint {
+				// A first index, or another executable's: the
+				// fingerprint sets up six grammars (about 160 ms on one
+				// core), which the save or the check of the cache waits
+				// for; begun now, it runs beside the walk.
+				go extractorPrint()
+			}
 		}
 	}
 	var early chan walked
