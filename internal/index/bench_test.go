@@ -160,7 +160,7 @@ func TestMeasure(t *testing.T) {
 	}
 	t.Logf("warm Open: %v (parsed %d, reused %d)", best, st.Parsed, st.Reused)
 	t0 = time.Now()
-	load(st.CachePath, ix.root, nil, false, t.Logf)
+	load(st.CachePath, ix.root, nil, false, t.Logf, nil)
 	t.Logf("cache load alone: %v", time.Since(t0))
 	runtime.GC()
 	var ms runtime.MemStats

@@ -283,7 +283,7 @@ func TestOpenPrev(t *testing.T) {
 	if st1, err := os.Stat(st.CachePath); err != nil || st1.Size() != st0.Size() {
 		t.Errorf("cut: the cache was not written again: %v", err)
 	}
-	if loaded, err := load(st.CachePath, cold.root, nil, false, t.Logf); err != nil {
+	if loaded, err := load(st.CachePath, cold.root, nil, false, t.Logf, nil); err != nil {
 		t.Errorf("cut: the file written again does not load: %v", err)
 	} else {
 		sameIndex(t, cold, loaded)

@@ -95,30 +95,63 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 	return decodeManifestPrint(buf, root, true)
 }
 
-// readQuiet returns the quiet directories the manifest at p for root
-// recorded, or nil. It does not check the extractor's fingerprint (the
-// directories do not depend on it), so it costs a read and a decode of the
-// manifest, which is small.
-//
-// It also reports whether the extractor's fingerprint will be needed (no
-// usable manifest, or one another executable stamped: see extractorPrint):
-// Open then sets the grammars up beside the walk.
-func readQuiet(p, root string) (quiet walk.Memo, needPrint bool) {
-	buf, err := os.ReadFile(p)
-	if err != nil {
-		return nil, true
+// manifestRead is a manifest read ahead of the walk (readManifest), which
+// load then uses instead of reading and decoding the file again.
+type manifestRead struct {
+	buf []byte
+	fi  os.FileInfo
+	m   *manifest // decoded without the fingerprint's check
+	err error
+}
+
+// readManifest reads and decodes the manifest at p for root without
+// checking the extractor's fingerprint: the quiet directories the walk
+// starts from do not depend on it, and load checks it. The manifest is
+// small; reading it costs a read and a decode.
+func readManifest(p, root string) *manifestRead {
+	r := &manifestRead{}
+	if r.buf, r.err = os.ReadFile(p); r.err != nil {
+		return r
 	}
-	m, err := decodeManifestPrint(buf, root, false)
-	if err != nil {
-		return nil, true
+	if r.fi, r.err = os.Stat(p); r.err != nil {
+		return r
+	}
+	r.m, r.err = decodeManifestPrint(r.buf, root, false)
+	return r
+}
+
+// quiet returns the quiet directories the manifest recorded, or nil.
+func (r *manifestRead) quiet() walk.Memo {
+	if r.err != nil {
+		return nil
+	}
+	return r.m.quiet
+}
+
+// needPrint reports whether the extractor's fingerprint will be needed: no
+// usable manifest, or one another executable stamped (see extractorPrint).
+func (r *manifestRead) needPrint() bool {
+	if r.err != nil {
+		return true
 	}
 	s := exeStamp()
-	return m.quiet, s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s
+	return s == 0 || binary.LittleEndian.Uint64(r.buf[24:]) != s
 }
 
 // decodeManifestPrint is decodeManifest; checkPrint says whether the
 // extractor's fingerprint must be the running one's.
 func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, error) {
+	m, err := checkHead(buf, checkPrint)
+	if err != nil {
+		return nil, err
+	}
+	return m, m.decodeBody(buf[manifestHead:], root)
+}
+
+// checkHead checks the manifest's head and checksum (and, with checkPrint,
+// that the extractor's fingerprint is the running one's) and returns a
+// manifest holding the fingerprint.
+func checkHead(buf []byte, checkPrint bool) (*manifest, error) {
 	if len(buf) < manifestHead || string(buf[:8]) != cacheMagic {
 		return nil, errCorrupt
 	}
@@ -137,9 +170,14 @@ func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, e
 	if m.print != want {
 		return nil, errStale
 	}
+	return m, nil
+}
+
+// decodeBody decodes the manifest's body into m.
+func (m *manifest) decodeBody(body []byte, root string) error {
 	d := &decoder{b: body}
 	if r := d.str(); d.err == nil && r != root {
-		return nil, fmt.Errorf("index: cache belongs to %q, not %q", r, root)
+		return fmt.Errorf("index: cache belongs to %q, not %q", r, root)
 	}
 	rest := len(body)
 	m.segs = make([]segRef, d.count(rest))
@@ -163,20 +201,31 @@ func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, e
 		}
 	}
 	m.files = d.count(rest)
+	// Every file's imports in one backing array: ends[i] is where file i's
+	// end.
 	m.imports = make([][]ID, m.files)
+	var back []ID
+	ends := make([]int, m.files)
 	for i := 0; i < m.files && d.err == nil; i++ {
-		if c := d.count(m.files); c > 0 {
-			ids := make([]ID, c)
-			at := ID(0)
-			for j := range ids {
-				at += ID(d.count(m.files))
-				if at >= ID(m.files) {
-					d.fail()
-					break
-				}
-				ids[j] = at
+		c := d.count(m.files)
+		at := ID(0)
+		for range c {
+			at += ID(d.count(m.files))
+			if at >= ID(m.files) {
+				d.fail()
+				break
 			}
-			m.imports[i] = ids
+			back = append(back, at)
+		}
+		ends[i] = len(back)
+	}
+	if d.err == nil {
+		from := 0
+		for i, to := range ends {
+			if to > from {
+				m.imports[i] = back[from:to:to]
+			}
+			from = to
 		}
 	}
 	m.skips = make([]contentSkip, d.count(rest))
@@ -194,10 +243,7 @@ func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, e
 	if d.err == nil && d.i != len(d.b) {
 		d.fail()
 	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	return m, nil
+	return d.err
 }
 
 // load reads the manifest at p for root and the segments it names, taking
@@ -206,17 +252,22 @@ func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, e
 // error satisfying errors.Is(err, fs.ErrNotExist). A segment that cannot be
 // read is left out with a warning (its files are then new to the caller);
 // the import graph is then left nil, to be resolved again. The returned
-// index remembers the manifest it came from (see Index.heldBy).
-func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any)) (*Index, error) {
-	buf, err := os.ReadFile(p)
-	if err != nil {
-		return nil, err
+// index remembers the manifest it came from (see Index.heldBy). early, when
+// not nil, is the manifest as Open read it ahead of the walk (readManifest):
+// it is checked and used instead of a second read.
+func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any), early *manifestRead) (*Index, error) {
+	if early == nil {
+		early = readManifest(p, root)
 	}
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
+	buf, fi, m, err := early.buf, early.fi, early.m, early.err
+	if err == nil || buf != nil && fi != nil {
+		// The fingerprint's check comes before the body's, as in
+		// decodeManifest: a manifest of another extractor is stale
+		// whatever its body.
+		if _, herr := checkHead(buf, true); herr != nil {
+			err = herr
+		}
 	}
-	m, err := decodeManifest(buf, root)
 	if err != nil {
 		return nil, err
 	}

@@ -129,13 +129,14 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	walkOpts := opts.Walk
 	walkOpts.Remember = walk.Memo{}
+	var ahead *manifestRead // the manifest read ahead of the walk, for load
 	if st.CachePath != "" && opts.Touched == nil {
 		if opts.Prev != nil && opts.Prev.root == abs && opts.Prev.heldBy(st.CachePath) {
 			walkOpts.Quiet = opts.Prev.quiet
 		} else {
-			var needPrint bool
-			walkOpts.Quiet, needPrint = readQuiet(st.CachePath, abs)
-			if needPrint {
+			ahead = readManifest(st.CachePath, abs)
+			walkOpts.Quiet = ahead.quiet()
+			if ahead.needPrint() {
 				// A first index, or another executable's: the
 				// fingerprint sets up six grammars (about 160 ms on one
 				// core), which the save or the check of the cache waits
@@ -167,7 +168,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		if prev != nil && prev.heldBy(st.CachePath) {
 			old, held = prev, true
 		} else {
-			old, err = load(st.CachePath, abs, prev, opts.InPlace, warn)
+			old, err = load(st.CachePath, abs, prev, opts.InPlace, warn, ahead)
 			held = err == nil
 			then := "rebuilt"
 			if old == nil && prev != nil {
