@@ -331,6 +331,9 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.keyTerms = terms.Key(ix, t)
 	for _, v := range terms.Variants(ix, t, e.keyTerms, seen) {
 		e.query = append(e.query, index.Term{Text: v.Term, Weight: v.Weight * VariantWeight})
+		if st := tokenize.Stem(v.Term); v.Short && e.taskStems[st] == "" {
+			e.taskStems[st] = v.For // a short form covers its word
+		}
 	}
 	e.best = e.bestScore(e.query)
 	e.bestWith = map[string]float64{}

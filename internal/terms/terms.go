@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/hone-dev/hone/internal/index"
+	"github.com/hone-dev/hone/internal/synonym"
 	"github.com/hone-dev/hone/internal/task"
 )
 
@@ -53,6 +54,9 @@ type Variant struct {
 	// For is the task word it varies.
 	For    string
 	Weight float64 // the word's task weight
+	// Short says the variant is a short or spelled-out form of the word
+	// (synonym.Abbreviated), not a term sharing its stem.
+	Short bool
 }
 
 // Variants returns up to VariantsPerWord variants (index.Variants, most
@@ -74,6 +78,20 @@ func Variants(ix *index.Index, t *task.Task, key map[string]bool, have map[strin
 			have[v] = true
 			n++
 			out = append(out, Variant{Term: v, For: k.Text, Weight: k.Weight})
+		}
+		// The word's short or spelled-out forms (tmp for "temporary")
+		// that the repository uses.
+		n = 0
+		for _, a := range synonym.Abbreviated(k.Text) {
+			if n >= VariantsPerWord {
+				break
+			}
+			if have[a] || ix.DocFreq(a) == 0 {
+				continue
+			}
+			have[a] = true
+			n++
+			out = append(out, Variant{Term: a, For: k.Text, Weight: k.Weight, Short: true})
 		}
 	}
 	return out

@@ -1,0 +1,167 @@
+package hone_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hone-dev/hone"
+)
+
+// Code writes short forms of the words a task spells out: tmp for
+// "temporary", dir for "directory". Two fixtures, written apart (a Go build
+// tool, a Python service), whose file to change says only the short forms
+// while other files say the task's other words. hone must rank the file of
+// short forms first.
+func TestShortFormsOfTaskWords(t *testing.T) {
+	cases := []struct {
+		name, task, target string
+		files              map[string]string
+	}{
+		{
+			name:   "Go build tool",
+			task:   "Temporary directories are never deleted",
+			target: "internal/stage/scratch.go",
+			files: map[string]string{
+				"internal/stage/scratch.go": `package stage
+
+import "os"
+
+// Scratch holds the tmp dirs one run made.
+type Scratch struct{ dirs []string }
+
+// NewTmpDir makes a fresh tmp dir under base and remembers it.
+func (s *Scratch) NewTmpDir(base string) (string, error) {
+	d, err := os.MkdirTemp(base, "stage-")
+	if err == nil {
+		s.dirs = append(s.dirs, d)
+	}
+	return d, err
+}
+
+// Purge removes every tmp dir it made.
+func (s *Scratch) Purge() {
+	for _, d := range s.dirs {
+		os.RemoveAll(d)
+	}
+}
+`,
+				"internal/stage/build.go": `package stage
+
+import "fmt"
+
+// Build compiles the targets; a failed step stops the build.
+func Build(targets []string) error {
+	for _, t := range targets {
+		if err := compile(t); err != nil {
+			return fmt.Errorf("build of %s fails: %w", t, err)
+		}
+	}
+	return nil
+}
+
+func compile(t string) error { return nil }
+`,
+				"internal/layout/directories.go": `package layout
+
+// Directories are the output directories of a project, in the order the
+// layout lists them: bin, lib, share.
+var Directories = []string{"bin", "lib", "share"}
+
+// Owns says whether a directory name is one the layout lists.
+func Owns(name string) bool {
+	for _, d := range Directories {
+		if d == name {
+			return true
+		}
+	}
+	return false
+}
+`,
+				"cmd/stage/main.go": `package main
+
+import "fmt"
+
+func main() { fmt.Println("stage: build targets") }
+`,
+			},
+		},
+		{
+			name:   "Python service",
+			task:   "Temporary directory is not removed after an error",
+			target: "svc/workspace.py",
+			files: map[string]string{
+				"svc/workspace.py": `import shutil
+import tempfile
+
+
+class Workspace:
+    """A tmp dir for one job."""
+
+    def __init__(self):
+        self.tmp_dir = tempfile.mkdtemp(prefix="job-")
+
+    def run(self, job):
+        job.execute(self.tmp_dir)
+        shutil.rmtree(self.tmp_dir)
+`,
+				"svc/errors.py": `class JobError(Exception):
+    """An error a job raised; the message is shown to the user."""
+
+
+def describe(error):
+    return "job failed: %s" % error
+`,
+				"svc/retention.py": `import os
+import time
+
+MAX_AGE = 30 * 24 * 3600
+
+
+def prune_logs(path):
+    """Old log files are removed after thirty days."""
+    for name in os.listdir(path):
+        full = os.path.join(path, name)
+        if time.time() - os.path.getmtime(full) > MAX_AGE:
+            os.unlink(full)
+`,
+				"svc/app.py": `from svc.workspace import Workspace
+from svc.retention import prune_logs
+
+
+def main():
+    ws = Workspace()
+    prune_logs("/var/log/svc")
+    return ws
+`,
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for p, src := range tc.files {
+				full := filepath.Join(dir, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, long := range []string{"temporary", "directory", "directories"} {
+				if w := sharedWord(long, tc.files[tc.target]); w != "" {
+					t.Fatalf("fixture %s says %q: it tests nothing", tc.target, w)
+				}
+			}
+			res, err := open(t, dir).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatalf("Retrieve(%q): %v", tc.task, err)
+			}
+			if len(res.Ranked) == 0 || res.Ranked[0].Path != tc.target {
+				t.Errorf("Retrieve(%q): want %s first:%s", tc.task, tc.target, dump(res.Ranked))
+			}
+		})
+	}
+}
