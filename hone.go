@@ -39,6 +39,7 @@ import (
 	"github.com/hone-dev/hone/internal/search"
 	"github.com/hone-dev/hone/internal/secret"
 	"github.com/hone-dev/hone/internal/task"
+	"github.com/hone-dev/hone/internal/terms"
 	"github.com/hone-dev/hone/internal/tokenize"
 	"github.com/hone-dev/hone/internal/walk"
 	"github.com/hone-dev/hone/internal/watch"
@@ -934,6 +935,8 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 		t, anchors = &parsed, anchor.Find(ix, &parsed)
 	}
 	nearest := anchor.NearestFrame(t, anchors)
+	// A key word's short forms (tmp for "temporary") are the same word.
+	variants := terms.Variants(ix, t, terms.Key(ix, t), map[string]bool{})
 	terms := map[string]float64{}
 	var words []string
 	for _, k := range t.Keywords {
@@ -941,6 +944,12 @@ func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 			words = append(words, k.Text)
 		}
 		terms[k.Text] = max(terms[k.Text], k.Weight)
+	}
+	for _, v := range variants {
+		if _, ok := terms[v.Term]; !ok && v.Short {
+			words = append(words, v.Term)
+			terms[v.Term] = v.Weight
+		}
 	}
 	symbols := taskSymbols(t)
 	in := pack.Input{Task: res.Task, Root: r.root, Terms: words}

@@ -2,8 +2,10 @@ package hone_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hone-dev/hone"
@@ -163,5 +165,40 @@ def main():
 				t.Errorf("Retrieve(%q): want %s first:%s", tc.task, tc.target, dump(res.Ranked))
 			}
 		})
+	}
+}
+
+// TestPackShowsShortForms: the pack aims at a task word's short forms too. A
+// long file whose one function handles the tmp dirs, among many that do
+// not, packed in a budget that holds a part of it: the part shown is that
+// function.
+func TestPackShowsShortForms(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("package stage\n\nimport \"os\"\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&src, "// Step%d runs stage %d of the pipeline and reports its outcome.\nfunc Step%d(n int) int {\n\tif n > %d {\n\t\treturn n - %d\n\t}\n\treturn n + %d\n}\n\n", i, i, i, i, i, i)
+		if i == 41 {
+			src.WriteString("// Purge drops every tmp dir a run made.\nfunc Purge(tmpDirs []string) {\n\tfor _, d := range tmpDirs {\n\t\tos.RemoveAll(d)\n\t}\n}\n\n")
+		}
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "stage"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stage", "pipeline.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := open(t, dir)
+	const task = "Temporary directories are never deleted"
+	res, err := repo.Retrieve(context.Background(), task, hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, err := repo.Pack(res, hone.PackOptions{Budget: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pack, "func Purge(tmpDirs []string)") {
+		t.Errorf("the pack does not show the function of tmp dirs:\n%s", pack)
 	}
 }
