@@ -81,20 +81,47 @@ const MaxTaskBytes = 1 << 20
 
 // A stepwise session (Start, the MCP tools start and judge, hone bench
 // --judge) shows StepCandidates candidates a cycle by default, each with an
-// excerpt of about ExcerptTokens tokens (twice that for a second look):
-// enough to judge a file's relevance, few enough for an agent to judge each
-// with care.
+// excerpt of about ExcerptTokens tokens: enough to judge a file's
+// relevance, few enough for an agent to judge each with care. A second
+// look shows as much again of what the first excerpt did not (Excerpts).
 const (
 	StepCandidates = 15
 	ExcerptTokens  = 300
 )
 
-// ExcerptBudget is the excerpt budget of candidate c in a stepwise session.
-func ExcerptBudget(c loop.Candidate) int {
-	if c.SecondLook() {
-		return 2 * ExcerptTokens // a second look shows more of the file
+// Excerpts renders the excerpts of one stepwise session: a candidate's
+// view (View) the first time it is offered, and for a second look the part
+// of the file that first view did not show (ViewAgain), never the same
+// lines again. It remembers the words each file was first shown by. Not
+// safe for concurrent use.
+type Excerpts struct {
+	v           Viewer
+	showSecrets bool
+	first       map[string][]string // path -> the terms of its first excerpt
+}
+
+// Viewer renders excerpts: *Repo is one.
+type Viewer interface {
+	View(path string, terms []string, opts ViewOptions) (string, error)
+	ViewAgain(path string, terms []string, opts ViewOptions) (string, error)
+}
+
+// NewExcerpts starts the excerpts of a session on v; showSecrets as in
+// ViewOptions.
+func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
+	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string][]string{}}
+}
+
+// Of returns candidate c's excerpt, the query's terms being terms.
+func (x *Excerpts) Of(c loop.Candidate, terms []string) (string, error) {
+	opts := ViewOptions{Budget: ExcerptTokens, ShowSecrets: x.showSecrets}
+	if shown, ok := x.first[c.Path]; ok && c.SecondLook() {
+		return x.v.ViewAgain(c.Path, shown, opts)
 	}
-	return ExcerptTokens
+	if _, ok := x.first[c.Path]; !ok {
+		x.first[c.Path] = append([]string(nil), terms...)
+	}
+	return x.v.View(c.Path, terms, opts)
 }
 
 // Options control Open.
@@ -918,6 +945,18 @@ func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) 
 		return "", fmt.Errorf("hone: %s: not an indexed file", p)
 	}
 	return pack.View(r.root, p, terms, ix.File(id).Defs, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+}
+
+// ViewAgain is View's continuation for a reader who has read View(p,
+// terms) at ExcerptTokens: what that view did not show, within opts.Budget
+// (see pack.ViewAgain).
+func (r *Repo) ViewAgain(p string, terms []string, opts ViewOptions) (string, error) {
+	ix, _ := r.index()
+	id, ok := ix.Lookup(p)
+	if !ok {
+		return r.View(p, terms, opts) // its error
+	}
+	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, ExcerptTokens, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
 // Pack renders a Markdown context pack of res within opts.Budget tokens

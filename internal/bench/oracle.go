@@ -14,7 +14,7 @@ package bench
 //
 // The figures it records per cycle, cumulative, are the gold files offered so
 // far, the candidates offered and the excerpt tokens a judge would have read
-// (as their length in bytes / 4; a second look's longer excerpt counted
+// (as their length in bytes / 4; a second look's excerpt counted
 // too, as the judge reads it again);
 // beside them, the offline ranking read in pages: the Acc@k of hone's default
 // ranking of the instance, k the number of candidates the session offered.
@@ -183,6 +183,7 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	seed := Seed(in.ID)
 	o := newOracle(in.Gold, j.Flip, seed)
 	sess, err := repo.Start(ctx, in.Problem, hone.RetrieveOptions{Loop: loop.Options{Candidates: OracleCandidates}})
+	excerpts := hone.NewExcerpts(repo, false)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: start: %w", err)
 	}
@@ -214,9 +215,8 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 					cum.Gold++
 				}
 			}
-			// A second look shows the file again, at a larger budget: the
-			// judge reads it again.
-			view, err := repo.View(c.Path, terms, hone.ViewOptions{Budget: hone.ExcerptBudget(c)})
+			// A second look shows what the first excerpt did not.
+			view, err := excerpts.Of(c, terms)
 			if err != nil {
 				view = "(no excerpt: " + err.Error() + ")" // what the MCP server shows
 			}

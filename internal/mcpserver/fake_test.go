@@ -165,6 +165,10 @@ func (f *fakeRepo) View(p string, terms []string, opts hone.ViewOptions) (string
 	return fmt.Sprintf("%s (terms %s)", p, strings.Join(terms, ",")), nil
 }
 
+func (f *fakeRepo) ViewAgain(p string, terms []string, opts hone.ViewOptions) (string, error) {
+	return fmt.Sprintf("%s again (terms %s)", p, strings.Join(terms, ",")), nil
+}
+
 func (f *fakeRepo) Pack(res *hone.Result, opts hone.PackOptions) (string, error) {
 	var b strings.Builder
 	b.WriteString("# Context pack\n")

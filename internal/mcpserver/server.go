@@ -123,6 +123,7 @@ type backend interface {
 	Search(ctx context.Context, q loop.Query, limit int) ([]loop.Candidate, error)
 	Start(ctx context.Context, task string, opts hone.RetrieveOptions) (*loop.Session, error)
 	View(path string, terms []string, opts hone.ViewOptions) (string, error)
+	ViewAgain(path string, terms []string, opts hone.ViewOptions) (string, error)
 	Pack(res *hone.Result, opts hone.PackOptions) (string, error)
 }
 

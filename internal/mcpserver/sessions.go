@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -25,7 +26,10 @@ type session struct {
 	pending []loop.Candidate // the candidates shown for the current cycle
 	budget  int              // Markdown pack budget for the result; 0: none
 	secrets bool             // show_secrets: excerpts and pack show secrets
-	started time.Time
+	// excerpts renders the candidates' excerpts (a second look shows what
+	// the first excerpt of its file did not).
+	excerpts *hone.Excerpts
+	started  time.Time
 
 	lastUse time.Time // guarded by sessionStore.mu
 }

@@ -292,7 +292,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in StartIn
 	if err != nil {
 		return nil, nil, fmt.Errorf("start: %w", describe(err))
 	}
-	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens, secrets: in.ShowSecrets}
+	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens, secrets: in.ShowSecrets, excerpts: hone.NewExcerpts(repo, in.ShowSecrets)}
 	evicted, err := s.sessions.add(sess)
 	if err != nil {
 		return nil, nil, err
@@ -391,10 +391,10 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 	terms := q.Terms()
 	qv := convertQuery(q)
 	step := &Step{Session: sess.id, Cycle: sess.loop.Cycle(), Query: &qv, Candidates: make([]Candidate, 0, len(cands)),
-		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; a candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its longer excerpt.", len(cands), sess.loop.Cycle(), sess.id)}
+		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; a candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its excerpt, which shows more of the file than the first.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
-		view, err := sess.repo.View(c.Path, terms, hone.ViewOptions{Budget: hone.ExcerptBudget(c), ShowSecrets: sess.secrets})
+		view, err := sess.excerpts.Of(c, terms)
 		if err != nil {
 			view = "(no excerpt: " + err.Error() + ")"
 		}

@@ -534,7 +534,16 @@ func (f *file) enclosing(line int) []int {
 // size estimate counts a separator per piece, so the printed text is never
 // larger than the estimate.
 func (f *file) excerpt(ps []piece, limit int) (string, bool) {
+	out, masked, _ := f.excerptAfter(ps, limit, nil)
+	return out, masked
+}
+
+// excerptAfter is excerpt for a reader who has seen the lines shown marks
+// (nil: none): those cost nothing and are not printed again. It also
+// returns the lines chosen, shown ones included.
+func (f *file) excerptAfter(ps []piece, limit int, shown []bool) (string, bool, []bool) {
 	chosen := make([]bool, len(f.lines)+1)
+	copy(chosen, shown)
 	used := 0
 	for _, p := range ps {
 		cost := len(separator)
@@ -555,7 +564,7 @@ func (f *file) excerpt(ps []piece, limit int) (string, bool) {
 	prev := 0
 	masked := false
 	for l := 1; l <= len(f.lines); l++ {
-		if !chosen[l] {
+		if !chosen[l] || l < len(shown) && shown[l] {
 			continue
 		}
 		if prev != 0 && prev != l-1 {
@@ -565,7 +574,7 @@ func (f *file) excerpt(ps []piece, limit int) (string, bool) {
 		masked = masked || f.isMasked(l)
 		prev = l
 	}
-	return b.String(), masked
+	return b.String(), masked, chosen
 }
 
 // defLabel prints a definition as "kind Parent.Name:line".
@@ -696,14 +705,21 @@ func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (s
 		return "", err
 	}
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
-	lang := Language(path)
+	out, _, _ := f.view(opts.Budget)
+	return out, nil
+}
+
+// view renders View's text within budget tokens, and says which lines it
+// showed and whether it showed every definition.
+func (f *file) view(budget int) (string, []bool, bool) {
+	lang := Language(f.path)
 	if lang == "" {
 		lang = "text"
 	}
-	limit := limitBytes(opts.Budget)
-	head := fmt.Sprintf("%s (%s, %d lines)\n", LinePath(filepath.ToSlash(path)), lang, len(f.lines)) + f.matchesLine()
+	limit := limitBytes(budget)
+	head := fmt.Sprintf("%s (%s, %d lines)\n", LinePath(filepath.ToSlash(f.path)), lang, len(f.lines)) + f.matchesLine()
 	if !fits(0, len(head), limit) {
-		return cut(head, limit), nil
+		return cut(head, limit), nil, false
 	}
 	rest := -1
 	if limit >= 0 {
@@ -711,14 +727,70 @@ func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (s
 	}
 	ps := f.pieces(false)
 	allDefs := f.defsLine(-1)
-	allLines, _ := f.excerpt(ps, -1)
+	allLines, _, shown := f.excerptAfter(ps, -1, nil)
 	if fits(0, len(allDefs)+len(allLines), rest) {
-		return head + allDefs + allLines, nil
+		return head + allDefs + allLines, shown, true
 	}
 	// Over budget: definitions get half of what is left, or more when the
 	// excerpt needs less; the excerpt gets the rest.
 	defsLimit := max(rest/2, rest-len(allLines))
 	defsLine := f.defsLine(defsLimit)
-	lines, _ := f.excerpt(ps, rest-len(defsLine))
+	lines, _, shown := f.excerptAfter(ps, rest-len(defsLine), nil)
+	return head + defsLine + lines, shown, defsLine == allDefs
+}
+
+// ViewAgain returns what a judge who read View's text at first tokens has
+// not seen, within opts.Budget tokens: a line with the path, the
+// definitions if the first view cut them, and the lines of the file's
+// matches (with the first line of each enclosing definition and more
+// context around them) that the first view did not show. A second look at a
+// file shows more of it, never the same excerpt again.
+func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, opts Options) (string, error) {
+	data, err := read(root, path, opts.ShowSecrets)
+	if err != nil {
+		return "", err
+	}
+	f := newFile(path, data, terms, defs, opts.ShowSecrets)
+	_, shown, allDefs := f.view(first)
+	limit := limitBytes(opts.Budget)
+	head := fmt.Sprintf("%s (%d lines), more than the first excerpt showed\n", LinePath(filepath.ToSlash(path)), len(f.lines))
+	if !fits(0, len(head), limit) {
+		return cut(head, limit), nil
+	}
+	rest := -1
+	if limit >= 0 {
+		rest = limit - len(head)
+	}
+	defsLine := ""
+	if !allDefs {
+		defsLine = f.defsLine(rest / 2)
+		rest -= len(defsLine)
+	}
+	// The matches again, with the definitions around them and a wider
+	// context: what was shown costs nothing and is not repeated.
+	ps := f.pieces(true)
+	for i, h := range f.hits {
+		if len(h) > 0 {
+			line := i + 1
+			ps = append(ps, piece{max(1, line-3*contextLines), min(len(f.lines), line+3*contextLines), matchValue * float64(len(h)) * contextFactor * contextFactor})
+		}
+	}
+	if !slices.ContainsFunc(f.hits, func(h []int) bool { return len(h) > 0 }) {
+		// Nothing matches: the file from its top, past what was shown,
+		// in blocks of headLines.
+		for from := 1; from <= len(f.lines); from += headLines {
+			ps = append(ps, piece{from, min(len(f.lines), from+headLines-1), headValue / float64(from)})
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b piece) int {
+		if c := cmp.Compare(b.value, a.value); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.from, b.from)
+	})
+	lines, _, _ := f.excerptAfter(ps, rest, shown)
+	if lines == "" && defsLine == "" {
+		return head + "(the first excerpt showed all of it that matters to the task)\n", nil
+	}
 	return head + defsLine + lines, nil
 }

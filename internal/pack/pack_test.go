@@ -526,3 +526,59 @@ func buildFor(root, task string, files []loop.Evaluation, terms []string, defsOf
 	}
 	return Build(in, opts)
 }
+
+// TestViewAgain: a second look shows lines the first view did not, never
+// one it did, within its budget; after a view that showed everything that
+// matches, it says so.
+func TestViewAgain(t *testing.T) {
+	numbered := func(s string) map[int]bool {
+		out := map[int]bool{}
+		for _, line := range strings.Split(s, "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && f[1] == "|" {
+				if n, err := strconv.Atoi(f[0]); err == nil {
+					out[n] = true
+				}
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		path  string
+		terms []string
+		first int
+		more  bool // the second look must show new lines
+	}{
+		{"src/big/handlers.py", []string{"token"}, 60, true},
+		{"src/big/handlers.py", []string{"refresh_token", "status"}, 120, true},
+		{"src/auth/tokens.py", []string{"token", "expiry"}, 60, true},
+		{"src/auth/session.go", nil, 40, true}, // nothing matches: the file past its head
+		{"web/app.ts", []string{"token"}, 0, false},
+	} {
+		first, err := View(repo, tc.path, tc.terms, defsOf(tc.path), Options{Budget: tc.first})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ViewAgain(repo, tc.path, tc.terms, defsOf(tc.path), tc.first, Options{Budget: 120})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Tokens(again) > 120 {
+			t.Errorf("ViewAgain(%s) = %d tokens, budget 120", tc.path, Tokens(again))
+		}
+		seen := numbered(first)
+		fresh := 0
+		for n := range numbered(again) {
+			if seen[n] {
+				t.Errorf("ViewAgain(%s, %q, first %d) shows line %d again:\nfirst:\n%s\nagain:\n%s", tc.path, tc.terms, tc.first, n, first, again)
+			}
+			fresh++
+		}
+		if tc.more && fresh == 0 {
+			t.Errorf("ViewAgain(%s, %q, first %d) shows no new line:\nfirst:\n%s\nagain:\n%s", tc.path, tc.terms, tc.first, first, again)
+		}
+		if !tc.more && !strings.Contains(again, "showed all of it") {
+			t.Errorf("ViewAgain(%s) after a whole view = %q", tc.path, again)
+		}
+	}
+}
