@@ -14,8 +14,8 @@ package bench
 //
 // The figures it records per cycle, cumulative, are the gold files offered so
 // far, the candidates offered and the excerpt tokens a judge would have read
-// (as their length in bytes / 4; a second look's excerpt counted
-// too, as the judge reads it again);
+// (as their length in bytes / 4; a second look's excerpt, which shows
+// what the file's first excerpt did not, counted too);
 // beside them, the offline ranking read in pages: the Acc@k of hone's default
 // ranking of the instance, k the number of candidates the session offered.
 
