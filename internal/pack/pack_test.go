@@ -582,3 +582,41 @@ func TestViewAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestViewAgainBudgets: over every file of the test repository, many first
+// budgets, second budgets and word sets, a second look stays within its
+// budget and never repeats a numbered line of the first view.
+func TestViewAgainBudgets(t *testing.T) {
+	files := []string{"README.md", "src/auth/session.go", "src/auth/tokens.py", "src/big/handlers.py", "web/app.ts"}
+	termSets := [][]string{nil, {"token"}, {"refresh_token", "status", "expiry"}, {"absent"}}
+	for _, p := range files {
+		for _, terms := range termSets {
+			for _, first := range []int{0, 1, 30, 60, 120, 300, 1000} {
+				view, err := View(repo, p, terms, defsOf(p), Options{Budget: first})
+				if err != nil {
+					t.Fatal(err)
+				}
+				shown := map[string]bool{}
+				for _, l := range strings.Split(view, "\n") {
+					if f := strings.Fields(l); len(f) >= 2 && f[1] == "|" {
+						shown[l] = true
+					}
+				}
+				for _, budget := range []int{5, 40, 120, 300} {
+					again, err := ViewAgain(repo, p, terms, defsOf(p), first, Options{Budget: budget})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if Tokens(again) > budget {
+						t.Errorf("ViewAgain(%s, %q, first %d, budget %d) = %d tokens", p, terms, first, budget, Tokens(again))
+					}
+					for _, l := range strings.Split(again, "\n") {
+						if shown[l] {
+							t.Errorf("ViewAgain(%s, %q, first %d, budget %d) repeats %q", p, terms, first, budget, l)
+						}
+					}
+				}
+			}
+		}
+	}
+}
