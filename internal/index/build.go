@@ -1,13 +1,13 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"os"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -425,20 +425,25 @@ func (b *builder) finish() *segment {
 	sg.fwdTerm = make([]int32, 0, total)
 	sg.fwdTF = make([]tf3, 0, total)
 	sg.overflow = map[uint64]tfFull{}
+	var pairs []termTF // one file's list, sorted by the new ids
 	for d, r := range b.recs {
 		sg.files[d] = r.file
 		sg.inodes[d] = r.inode
 		sg.keys[d] = r.key
-		start := len(sg.fwdTerm)
+		pairs = pairs[:0]
 		for i, t := range r.terms {
-			sg.fwdTerm = append(sg.fwdTerm, newID[t])
 			tf, over := compact(r.tfs[i])
-			sg.fwdTF = append(sg.fwdTF, tf)
+			pairs = append(pairs, termTF{newID[t], tf})
 			if over {
 				sg.overflow[pairKey(newID[t], int32(d))] = r.tfs[i]
 			}
 		}
-		sort.Sort(byTerm{sg.fwdTerm[start:], sg.fwdTF[start:]})
+		// A file's terms are distinct: any sort gives the one order.
+		slices.SortFunc(pairs, func(x, y termTF) int { return cmp.Compare(x.t, y.t) })
+		for _, p := range pairs {
+			sg.fwdTerm = append(sg.fwdTerm, p.t)
+			sg.fwdTF = append(sg.fwdTF, p.tf)
+		}
 		sg.fwdOff[d+1] = int32(len(sg.fwdTerm))
 		b.recs[d] = record{}
 	}
@@ -494,16 +499,10 @@ func (b *builder) termOrder() (newID []int32, sorted []string) {
 	return newID, sorted
 }
 
-type byTerm struct {
-	t  []int32
-	tf []tf3
-}
-
-func (s byTerm) Len() int           { return len(s.t) }
-func (s byTerm) Less(i, j int) bool { return s.t[i] < s.t[j] }
-func (s byTerm) Swap(i, j int) {
-	s.t[i], s.t[j] = s.t[j], s.t[i]
-	s.tf[i], s.tf[j] = s.tf[j], s.tf[i]
+// termTF is a term of a file's forward list and its counts.
+type termTF struct {
+	t  int32
+	tf tf3
 }
 
 // buildPostings inverts the forward index by a counting sort on term ids;
