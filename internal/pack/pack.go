@@ -763,8 +763,12 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 	}
 	defsLine := ""
 	if !allDefs {
-		defsLine = f.defsLine(rest / 2)
-		rest -= len(defsLine)
+		if rest < 0 {
+			defsLine = f.defsLine(-1)
+		} else {
+			defsLine = f.defsLine(rest / 2)
+			rest -= len(defsLine)
+		}
 	}
 	// The matches again, with the definitions around them and a wider
 	// context: what was shown costs nothing and is not repeated.
@@ -790,6 +794,15 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 	})
 	lines, _, _ := f.excerptAfter(ps, rest, shown)
 	if lines == "" && defsLine == "" {
+		more := false
+		for _, p := range ps {
+			for l := p.from; l <= p.to && !more; l++ {
+				more = l >= len(shown) || !shown[l]
+			}
+		}
+		if more {
+			return head + "(no more of it fits in this excerpt)\n", nil
+		}
 		return head + "(the first excerpt showed all of it that matters to the task)\n", nil
 	}
 	return head + defsLine + lines, nil

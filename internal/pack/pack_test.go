@@ -620,3 +620,23 @@ func TestViewAgainBudgets(t *testing.T) {
 		}
 	}
 }
+
+// TestViewAgainUnlimited: without a budget, a second look after a view that
+// cut the definitions lists them all.
+func TestViewAgainUnlimited(t *testing.T) {
+	const p = "src/big/handlers.py"
+	first, err := View(repo, p, []string{"token"}, defsOf(p), Options{Budget: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ViewAgain(repo, p, []string{"token"}, defsOf(p), 60, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first, " more\n") {
+		t.Fatalf("the first view lists every definition: the test says nothing:\n%s", first)
+	}
+	if strings.Contains(again, " more\n") || !strings.Contains(again, "defs: ") {
+		t.Errorf("the first view cut the definitions, the second should list them all:\nfirst:\n%s\nagain:\n%s", first, again)
+	}
+}
