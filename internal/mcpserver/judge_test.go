@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/pack"
 )
 
 func newAuthServer(t *testing.T) *Server {
@@ -34,9 +35,11 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	}
 	tokens := 0
 	seen := map[string]bool{}
+	excerpt := map[string]string{}
 	for _, c := range step.Candidates {
 		tokens += (len(c.Excerpt) + 3) / 4
 		seen[c.Path] = true
+		excerpt[c.Path] = c.Excerpt
 	}
 	if step.Tokens != tokens || tokens == 0 {
 		t.Errorf("step.tokens = %d, want the excerpts' %d", step.Tokens, tokens)
@@ -54,11 +57,28 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	if step.Done || len(step.Candidates) == 0 {
 		t.Fatalf("after a cycle judged all low, want a next cycle with new files: %+v", step)
 	}
-	fresh := 0
+	fresh, seconds := 0, 0
 	for _, c := range step.Candidates {
 		second := len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look: judged 0.10, hone's evidence")
+		if second {
+			seconds++
+		}
 		if seen[c.Path] && !second {
 			t.Errorf("cycle 2 offers %s again, judged in cycle 1, not as a second look: %v", c.Path, c.Via)
+		}
+		if second {
+			// A second look shows what the first excerpt did not.
+			shown := map[string]bool{}
+			for _, l := range strings.Split(excerpt[c.Path], "\n") {
+				if f := strings.Fields(l); len(f) >= 2 && f[1] == "|" {
+					shown[l] = true
+				}
+			}
+			for _, l := range strings.Split(c.Excerpt, "\n") {
+				if shown[l] {
+					t.Errorf("the second look at %s repeats %q", c.Path, l)
+				}
+			}
 		}
 		if !seen[c.Path] {
 			fresh++
@@ -66,6 +86,9 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	}
 	if fresh == 0 {
 		t.Error("cycle 2 brings no file not judged yet")
+	}
+	if seconds == 0 {
+		t.Error("cycle 2 gives no second look to the files hone rates high and the judge judged 0.1")
 	}
 	wantToolError(t, call(t, cs, "judge", map[string]any{"session": id, "evaluations": []any{
 		map[string]any{"path": "src/logger.ts", "relevance": 0.9, "revise": true}}}, nil), "never judged")
@@ -82,5 +105,30 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	}
 	if len(step.Result.Files) != 1 || step.Result.Files[0].Path != first || step.Result.Files[0].Relevance != 0.9 {
 		t.Errorf("result files = %+v, want the revised %s at 0.9", step.Result.Files, first)
+	}
+}
+
+// TestJudgeDoneStatesPackTokens: the answer that ends a session with a pack
+// states the tokens it carries, as every step does.
+func TestJudgeDoneStatesPackTokens(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check", "budget_tokens": 2000}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if len(step.Candidates) == 0 {
+		t.Fatal("start offered nothing")
+	}
+	evals := []any{map[string]any{"path": step.Candidates[0].Path, "relevance": 0.9, "reason": "it"}}
+	id := step.Session
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if !step.Done || step.Result == nil || step.Result.Pack == "" {
+		t.Fatalf("want a finished session with a pack: %+v", step)
+	}
+	if want := pack.Tokens(step.Result.Pack); step.Tokens != want || want == 0 {
+		t.Errorf("the last answer states %d tokens, its pack carries %d", step.Tokens, want)
 	}
 }

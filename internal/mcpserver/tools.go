@@ -159,7 +159,7 @@ type Step struct {
 	Cycle      int         `json:"cycle,omitempty" jsonschema:"the cycle the candidates belong to, from 1"`
 	Query      *Query      `json:"query,omitempty" jsonschema:"the query that proposed the candidates (refined from your judgments after cycle 1)"`
 	Candidates []Candidate `json:"candidates,omitempty" jsonschema:"the files to judge now, each with an excerpt"`
-	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts of this answer carry (bytes/4)"`
+	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts (or, at the end, the pack) of this answer carry (bytes/4)"`
 	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done"`
 	Next       string      `json:"next" jsonschema:"what to do next"`
 }
@@ -425,7 +425,7 @@ func (s *Server) finish(sess *session) *Step {
 		}
 	}
 	s.log.Info("hone mcp: session done", "session", sess.id, "files", len(res.Files), "stopped", res.Stopped)
-	return &Step{Session: sess.id, Done: true, Result: res, Next: next}
+	return &Step{Session: sess.id, Done: true, Result: res, Next: next, Tokens: pack.Tokens(res.Pack)}
 }
 
 // repo returns the warm repository named by a call (refreshed), or the
