@@ -366,27 +366,7 @@ func (d *disk) postings(t int32) []int32 {
 	if !ok {
 		return nil
 	}
-	out := make([]int32, 0, len(e)) // a pair takes two bytes at least
-	prev := int64(0)
-	for len(e) > 0 {
-		delta, k := binary.Varint(e)
-		if k <= 0 {
-			return nil
-		}
-		e = e[k:]
-		f, k := binary.Uvarint(e)
-		if k <= 0 || f > math.MaxInt32 {
-			return nil
-		}
-		e = e[k:]
-		c := prev + delta
-		if c < 0 || c >= int64(d.n) {
-			return nil
-		}
-		prev = c
-		out = append(out, int32(c), int32(f))
-	}
-	return out
+	return deltas(e, true, int64(d.n), make([]int32, 0, len(e))) // a pair takes two bytes at least
 }
 
 // commitFiles decodes the ids of the paths commit c touched into buf; nil
@@ -396,7 +376,14 @@ func (d *disk) commitFiles(c int32, buf []int32) []int32 {
 	if !ok {
 		return nil
 	}
-	out := buf[:0]
+	return deltas(e, false, int64(d.paths.n), buf[:0])
+}
+
+// deltas decodes entry e, a list of ids each the zigzag delta from the one
+// before (the first from 0), each below bound, and with pairs each followed
+// by a frequency (a uvarint below MaxInt32), appending them to out; nil when
+// the entry is wrong.
+func deltas(e []byte, pairs bool, bound int64, out []int32) []int32 {
 	prev := int64(0)
 	for len(e) > 0 {
 		delta, k := binary.Varint(e)
@@ -405,11 +392,19 @@ func (d *disk) commitFiles(c int32, buf []int32) []int32 {
 		}
 		e = e[k:]
 		id := prev + delta
-		if id < 0 || id >= int64(d.paths.n) {
+		if id < 0 || id >= bound {
 			return nil
 		}
 		prev = id
 		out = append(out, int32(id))
+		if pairs {
+			f, k := binary.Uvarint(e)
+			if k <= 0 || f > math.MaxInt32 {
+				return nil
+			}
+			e = e[k:]
+			out = append(out, int32(f))
+		}
 	}
 	return out
 }
