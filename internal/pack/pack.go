@@ -500,13 +500,18 @@ func (f *file) pieces(withDefs bool) []piece {
 			}
 		}
 	}
+	sortPieces(ps)
+	return ps
+}
+
+// sortPieces orders pieces best first, ties in file order.
+func sortPieces(ps []piece) {
 	slices.SortStableFunc(ps, func(a, b piece) int {
 		if c := cmp.Compare(b.value, a.value); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.from, b.from)
 	})
-	return ps
 }
 
 // enclosing returns the lines of the definition enclosing line (the last one
@@ -786,12 +791,7 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 			ps = append(ps, piece{from, min(len(f.lines), from+headLines-1), headValue / float64(from)})
 		}
 	}
-	slices.SortStableFunc(ps, func(a, b piece) int {
-		if c := cmp.Compare(b.value, a.value); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.from, b.from)
-	})
+	sortPieces(ps)
 	lines, _, _ := f.excerptAfter(ps, rest, shown)
 	if lines == "" && defsLine == "" {
 		more := false
