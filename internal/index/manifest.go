@@ -100,8 +100,12 @@ func decodeManifest(buf []byte, root string) (*manifest, error) {
 type manifestRead struct {
 	buf []byte
 	fi  os.FileInfo
-	m   *manifest // decoded without the fingerprint's check
-	err error
+	// head says the head and checksum passed (checkHead), so that load
+	// checks the fingerprint before any error of the body, as
+	// decodeManifest does.
+	head bool
+	m    *manifest // decoded without the fingerprint's check
+	err  error
 }
 
 // readManifest reads and decodes the manifest at p for root without
@@ -116,7 +120,11 @@ func readManifest(p, root string) *manifestRead {
 	if r.fi, r.err = os.Stat(p); r.err != nil {
 		return r
 	}
-	r.m, r.err = decodeManifestPrint(r.buf, root, false)
+	if r.m, r.err = checkHead(r.buf); r.err != nil {
+		return r
+	}
+	r.head = true
+	r.err = r.m.decodeBody(r.buf[manifestHead:], root)
 	return r
 }
 
@@ -141,17 +149,21 @@ func (r *manifestRead) needPrint() bool {
 // decodeManifestPrint is decodeManifest; checkPrint says whether the
 // extractor's fingerprint must be the running one's.
 func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, error) {
-	m, err := checkHead(buf, checkPrint)
+	m, err := checkHead(buf)
 	if err != nil {
 		return nil, err
+	}
+	if checkPrint {
+		if err := m.checkPrint(buf); err != nil {
+			return nil, err
+		}
 	}
 	return m, m.decodeBody(buf[manifestHead:], root)
 }
 
-// checkHead checks the manifest's head and checksum (and, with checkPrint,
-// that the extractor's fingerprint is the running one's) and returns a
-// manifest holding the fingerprint.
-func checkHead(buf []byte, checkPrint bool) (*manifest, error) {
+// checkHead checks the manifest's head and checksum and returns a manifest
+// holding the extractor's fingerprint.
+func checkHead(buf []byte) (*manifest, error) {
 	if len(buf) < manifestHead || string(buf[:8]) != cacheMagic {
 		return nil, errCorrupt
 	}
@@ -162,15 +174,21 @@ func checkHead(buf []byte, checkPrint bool) (*manifest, error) {
 	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(buf[12:]) {
 		return nil, errCorrupt
 	}
-	m := &manifest{print: binary.LittleEndian.Uint64(buf[16:])}
+	return &manifest{print: binary.LittleEndian.Uint64(buf[16:])}, nil
+}
+
+// checkPrint reports errStale unless m's fingerprint is the running
+// extractor's: taken on trust when this executable stamped the manifest in
+// buf, computed otherwise.
+func (m *manifest) checkPrint(buf []byte) error {
 	want := m.print
-	if s := exeStamp(); checkPrint && (s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s) {
+	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s {
 		want = extractorPrint()
 	}
 	if m.print != want {
-		return nil, errStale
+		return errStale
 	}
-	return m, nil
+	return nil
 }
 
 // decodeBody decodes the manifest's body into m.
@@ -260,12 +278,12 @@ func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any), 
 		early = readManifest(p, root)
 	}
 	buf, fi, m, err := early.buf, early.fi, early.m, early.err
-	if err == nil || buf != nil && fi != nil {
+	if early.head {
 		// The fingerprint's check comes before the body's, as in
 		// decodeManifest: a manifest of another extractor is stale
 		// whatever its body.
-		if _, herr := checkHead(buf, true); herr != nil {
-			err = herr
+		if perr := m.checkPrint(buf); perr != nil {
+			err = perr
 		}
 	}
 	if err != nil {
