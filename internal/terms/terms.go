@@ -60,39 +60,31 @@ type Variant struct {
 }
 
 // Variants returns up to VariantsPerWord variants (index.Variants, most
-// frequent first) of each plain key word, skipping terms in have.
+// frequent first) of each plain key word, and up to as many of its short or
+// spelled-out forms that the repository uses (synonym.Abbreviated: tmp for
+// "temporary"), skipping terms in have.
 func Variants(ix *index.Index, t *task.Task, key map[string]bool, have map[string]bool) []Variant {
 	var out []Variant
 	for _, k := range t.Keywords {
 		if k.Origin != task.OriginWord || !key[k.Text] {
 			continue
 		}
-		n := 0
-		for _, v := range ix.Variants(k.Text) {
-			if n >= VariantsPerWord {
-				break
+		take := func(terms []string, short bool) {
+			n := 0
+			for _, v := range terms {
+				if n >= VariantsPerWord {
+					break
+				}
+				if have[v] || short && ix.DocFreq(v) == 0 {
+					continue
+				}
+				have[v] = true
+				n++
+				out = append(out, Variant{Term: v, For: k.Text, Weight: k.Weight, Short: short})
 			}
-			if have[v] {
-				continue
-			}
-			have[v] = true
-			n++
-			out = append(out, Variant{Term: v, For: k.Text, Weight: k.Weight})
 		}
-		// The word's short or spelled-out forms (tmp for "temporary")
-		// that the repository uses.
-		n = 0
-		for _, a := range synonym.Abbreviated(k.Text) {
-			if n >= VariantsPerWord {
-				break
-			}
-			if have[a] || ix.DocFreq(a) == 0 {
-				continue
-			}
-			have[a] = true
-			n++
-			out = append(out, Variant{Term: a, For: k.Text, Weight: k.Weight, Short: true})
-		}
+		take(ix.Variants(k.Text), false) // index terms: in use by construction
+		take(synonym.Abbreviated(k.Text), true)
 	}
 	return out
 }
