@@ -464,9 +464,24 @@ func TestWindow(t *testing.T) {
 	check("descendant", commits[4], true) // three more, the oldest go
 	check("ancestor", commits[1], false)  // dropping leaves one: read afresh
 	check("descendant again", commits[3], true)
-	// Another limit: the cache is of another log.
-	if _, st, err := Load(ctx, Source{Dir: dir, Rev: commits[3]}, Options{CacheDir: opts.CacheDir, MaxCommits: 3}); err != nil || st.Cached {
+	// Another limit: the cache is of another log, read again without a
+	// warning (a first answer reads fewer commits than the runs after it).
+	var logged bytes.Buffer
+	quiet := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	deep := Options{CacheDir: opts.CacheDir, MaxCommits: 3, Logger: quiet}
+	if _, st, err := Load(ctx, Source{Dir: dir, Rev: commits[3]}, deep); err != nil || st.Cached {
 		t.Errorf("another limit: %+v, %v; want a fresh read", st, err)
+	}
+	// A shallower read leaves the deeper log cached.
+	shallow := Options{CacheDir: opts.CacheDir, MaxCommits: 2, Logger: quiet}
+	if l, st, err := Load(ctx, Source{Dir: dir, Rev: commits[3]}, shallow); err != nil || st.Cached || l.Len() != 2 {
+		t.Errorf("shallower: %+v, %v; want a fresh read of 2 commits", st, err)
+	}
+	if l, st, err := Load(ctx, Source{Dir: dir, Rev: commits[3]}, deep); err != nil || !st.Cached || l.Len() != 3 {
+		t.Errorf("deep again: %+v, %v; want the deeper log from the cache", st, err)
+	}
+	if logged.Len() > 0 {
+		t.Errorf("a cache of another depth warned:\n%s", logged.String())
 	}
 }
 

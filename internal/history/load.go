@@ -86,11 +86,19 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 		}
 	}
 	var l *Log
+	keep := false // the cache holds a deeper log than this Load reads: leave it
 	if cachePath != "" {
 		old, err := loadCache(cachePath, src.key(), opts.MaxCommits)
+		var depth otherDepth
 		switch {
 		case err == nil:
 			l, st.Cached = extend(ctx, src, old, rev, opts, &st), true
+		case errors.As(err, &depth):
+			// Expected after a first answer (FirstAnswerCommits) and on the
+			// run after it: no warning.
+			opts.Logger.Debug("history: the cache holds a log of another depth; the log is read again",
+				"cached", depth.limit, "want", opts.MaxCommits)
+			keep = depth.limit > opts.MaxCommits
 		case !errors.Is(err, os.ErrNotExist):
 			opts.Logger.Warn("history: cache unreadable, the log is read again", "path", cachePath, "err", err)
 		}
@@ -109,7 +117,7 @@ func Load(ctx context.Context, src Source, opts Options) (*Log, Stats, error) {
 				"commits", len(cs), "timeout", opts.Timeout)
 		}
 	}
-	if cachePath != "" && (st.Read > 0 || !st.Cached) {
+	if cachePath != "" && !keep && (st.Read > 0 || !st.Cached) {
 		if err := saveCache(cachePath, src.key(), l); err != nil {
 			opts.Logger.Warn("history: cache not saved", "err", err)
 		}
@@ -269,6 +277,15 @@ var (
 	errCorrupt = errors.New("history: cache is corrupt")
 )
 
+// otherDepth marks a sound cache of the source whose log was read to
+// another limit (Options.MaxCommits): not an error to warn of, as a first
+// answer reads fewer commits than the runs after it.
+type otherDepth struct{ limit int }
+
+func (e otherDepth) Error() string {
+	return fmt.Sprintf("history: cache of a log read to %d commits", e.limit)
+}
+
 // loadCache reads and checks a cached log.
 func loadCache(p, key string, limit int) (*Log, error) {
 	f, err := os.Open(p)
@@ -307,8 +324,11 @@ func decodeCache(b []byte, key string, limit int) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (%v)", errCorrupt, err)
 	}
-	if k != key || l.limit != limit {
+	if k != key {
 		return nil, errStale
+	}
+	if l.limit != limit {
+		return nil, otherDepth{l.limit}
 	}
 	return l, nil
 }
