@@ -13,20 +13,33 @@ import (
 // excerpt of a file is its view.
 func TestExcerptsSecondLook(t *testing.T) {
 	repo := open(t, "testdata/auth-service")
-	x := hone.NewExcerpts(repo, false)
 	const p = "src/auth/tokens.ts"
+	// Without hone's evidence, and with it: the evidence takes its share
+	// of the excerpt's budget.
+	plain := loop.Candidate{Path: p}
+	weighed := loop.Candidate{Path: p, Evidence: 0.93, EvidenceReason: "defines isTokenExpired:+0.35, covers 2 of 2 task terms:+0.30, past commits like the task touched it (3, best 0123456789):+0.20"}
+	for _, c := range []loop.Candidate{plain, weighed} {
+		excerptsSecondLook(t, repo, c, hone.ExcerptTokens-(len(c.EvidenceBrief())+3)/4)
+	}
+}
+
+func excerptsSecondLook(t *testing.T, repo *hone.Repo, c loop.Candidate, budget int) {
+	t.Helper()
+	x := hone.NewExcerpts(repo, false)
+	p := c.Path
 	terms := []string{"token", "expiry"}
-	first, err := x.Of(loop.Candidate{Path: p}, terms)
+	first, err := x.Of(c, terms)
 	if err != nil {
 		t.Fatal(err)
 	}
-	view, err := repo.View(p, terms, hone.ViewOptions{Budget: hone.ExcerptTokens})
+	view, err := repo.View(p, terms, hone.ViewOptions{Budget: budget})
 	if err != nil || first != view {
-		t.Fatalf("first excerpt differs from the view (%v):\n%s\n---\n%s", err, first, view)
+		t.Fatalf("budget %d: first excerpt differs from the view (%v):\n%s\n---\n%s", budget, err, first, view)
 	}
 	// The query's words changed since: the second look still continues
 	// the first excerpt.
-	again, err := x.Of(loop.Candidate{Path: p, Via: []string{loop.SecondLook + "disputed"}}, []string{"session"})
+	c.Via = []string{loop.SecondLook + "disputed"}
+	again, err := x.Of(c, []string{"session"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,5 +61,26 @@ func TestExcerptsSecondLook(t *testing.T) {
 	}
 	if fresh == 0 {
 		t.Errorf("the second look shows no new line:\n%s\n---\n%s", first, again)
+	}
+	// A first excerpt cut short by the evidence beside it: the second look
+	// continues from what it showed, not from what a whole budget would
+	// have shown.
+	if budget < hone.ExcerptTokens {
+		whole, err := repo.View(p, terms, hone.ViewOptions{Budget: hone.ExcerptTokens})
+		if err != nil {
+			t.Fatal(err)
+		}
+		againLines, missed := lines(again), 0
+		for l := range lines(whole) {
+			if !shown[l] {
+				missed++
+				if againLines[l] {
+					return
+				}
+			}
+		}
+		if missed > 0 {
+			t.Errorf("budget %d: the second look shows none of the %d lines the first excerpt left out and a whole budget shows:\n%s", budget, missed, again)
+		}
 	}
 }

@@ -81,7 +81,8 @@ const MaxTaskBytes = 1 << 20
 
 // A stepwise session (Start, the MCP tools start and judge, hone bench
 // --judge) shows StepCandidates candidates a cycle by default, each with an
-// excerpt of about ExcerptTokens tokens: enough to judge a file's
+// excerpt of about ExcerptTokens tokens, hone's evidence beside it included
+// (Excerpts.Of): enough to judge a file's
 // relevance, few enough for an agent to judge each with care. A second
 // look shows as much again of what the first excerpt did not (Excerpts).
 const (
@@ -97,7 +98,14 @@ const (
 type Excerpts struct {
 	v           Viewer
 	showSecrets bool
-	first       map[string][]string // path -> the terms of its first excerpt
+	first       map[string]shown // path -> what its first excerpt was made of
+}
+
+// shown is what a file's first excerpt was rendered from: the query's terms
+// and its budget.
+type shown struct {
+	terms  []string
+	budget int
 }
 
 // Viewer renders excerpts: *Repo is one.
@@ -109,17 +117,22 @@ type Viewer interface {
 // NewExcerpts starts the excerpts of a session on v; showSecrets as in
 // ViewOptions.
 func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
-	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string][]string{}}
+	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string]shown{}}
 }
 
-// Of returns candidate c's excerpt, the query's terms being terms.
+// Of returns candidate c's excerpt, the query's terms being terms. What a
+// judge reads of a candidate is its excerpt and hone's evidence beside it
+// (loop.Candidate.EvidenceBrief): the excerpt takes what the evidence
+// leaves of ExcerptTokens (at least half of them).
 func (x *Excerpts) Of(c loop.Candidate, terms []string) (string, error) {
-	opts := ViewOptions{Budget: ExcerptTokens, ShowSecrets: x.showSecrets}
-	if shown, ok := x.first[c.Path]; ok && c.SecondLook() {
-		return x.v.ViewAgain(c.Path, shown, opts)
+	budget := max(ExcerptTokens-pack.Tokens(c.EvidenceBrief()), ExcerptTokens/2)
+	opts := ViewOptions{Budget: budget, ShowSecrets: x.showSecrets}
+	if was, ok := x.first[c.Path]; ok && c.SecondLook() {
+		opts.First = was.budget
+		return x.v.ViewAgain(c.Path, was.terms, opts)
 	}
 	if _, ok := x.first[c.Path]; !ok {
-		x.first[c.Path] = append([]string(nil), terms...)
+		x.first[c.Path] = shown{append([]string(nil), terms...), budget}
 	}
 	return x.v.View(c.Path, terms, opts)
 }
@@ -918,6 +931,9 @@ type ViewOptions struct {
 	// ShowSecrets shows a file that looks like secret material and the
 	// values of credentials as they are (see Repo.Pack).
 	ShowSecrets bool
+	// First is, for ViewAgain, the budget the first view of the file had
+	// (<= 0: ExcerptTokens).
+	First int
 }
 
 // PackOptions control Pack.
@@ -948,15 +964,19 @@ func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) 
 }
 
 // ViewAgain is View's continuation for a reader who has read View(p,
-// terms) at ExcerptTokens: what that view did not show, within opts.Budget
-// (see pack.ViewAgain).
+// terms) at opts.First tokens (ExcerptTokens when unset): what that view
+// did not show, within opts.Budget (see pack.ViewAgain).
 func (r *Repo) ViewAgain(p string, terms []string, opts ViewOptions) (string, error) {
 	ix, _ := r.index()
 	id, ok := ix.Lookup(p)
 	if !ok {
 		return r.View(p, terms, opts) // its error
 	}
-	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, ExcerptTokens, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	first := opts.First
+	if first <= 0 {
+		first = ExcerptTokens
+	}
+	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, first, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
 }
 
 // Pack renders a Markdown context pack of res within opts.Budget tokens

@@ -198,11 +198,14 @@ func (t tableEvaluator) Evaluate(_ context.Context, in EvalInput) ([]Evaluation,
 	var out []Evaluation
 	for _, c := range in.Candidates {
 		if r, ok := t[c.Path]; ok {
-			out = append(out, Evaluation{Path: c.Path, Relevance: r})
+			out = append(out, Evaluation{Path: c.Path, Relevance: r, Reason: tableReason(c.Path, r)})
 		}
 	}
 	return out, nil
 }
+
+// tableReason is a tableEvaluator's reason for path at r.
+func tableReason(path string, r float64) string { return fmt.Sprintf("the table says %s:+%.2f", path, r) }
 
 // TestSessionEvidence: judgments hone's evidence disputes strongly do not
 // trip the stop rule; their files are offered once more for a second look
@@ -314,8 +317,8 @@ func TestSessionPool(t *testing.T) {
 		t.Fatalf("cycle 1 (-want +got): the named file kept, the evidence's best of the pool, in its order\n%s", diff)
 	}
 	for _, c := range c1 {
-		if c.Evidence != evidence[c.Path] {
-			t.Errorf("cycle 1 offers %s with evidence %.2f, want the evidence's %.2f", c.Path, c.Evidence, evidence[c.Path])
+		if c.Evidence != evidence[c.Path] || c.EvidenceReason != tableReason(c.Path, evidence[c.Path]) {
+			t.Errorf("cycle 1 offers %s with evidence %.2f (%q), want the evidence's %.2f and its reason", c.Path, c.Evidence, c.EvidenceReason, evidence[c.Path])
 		}
 	}
 	if s.limits[0] != 6 {
@@ -347,7 +350,7 @@ func TestSessionPrior(t *testing.T) {
 	s := &viaSearcher{ranked: []string{"s1", "s2", "s3"}}
 	// The evaluator would put p1 low: the prior's 0.9 stands.
 	evidence := tableEvaluator{"s1": 0.5, "s2": 0.95, "s3": 0.3, "p1": 0.1}
-	prior := []Evaluation{{Path: "p1", Relevance: 0.9}, {Path: "s3", Relevance: 0.6}, {Path: "p2", Relevance: 0.2}}
+	prior := []Evaluation{{Path: "p1", Relevance: 0.9, Reason: "defines p1:+0.35"}, {Path: "s3", Relevance: 0.6}, {Path: "p2", Relevance: 0.2}}
 	sess, err := NewSession(ctx, "task", s, &fakeRefiner{emptyFrom: 1}, Options{Candidates: 2, Pool: 5, MaxCycles: 3, Evidence: evidence, Prior: prior})
 	if err != nil {
 		t.Fatal(err)
@@ -356,8 +359,8 @@ func TestSessionPrior(t *testing.T) {
 	if diff := cmp.Diff([]string{"s2", "p1"}, paths(c1)); diff != "" {
 		t.Fatalf("cycle 1 (-want +got): the pool and the prior ranked together\n%s", diff)
 	}
-	if c1[1].Evidence != 0.9 {
-		t.Errorf("p1 offered with evidence %.2f, want the prior's 0.90", c1[1].Evidence)
+	if c1[1].Evidence != 0.9 || c1[1].EvidenceReason != "defines p1:+0.35" {
+		t.Errorf("p1 offered with evidence %.2f (%q), want the prior's 0.90 and its reason", c1[1].Evidence, c1[1].EvidenceReason)
 	}
 	if _, err := sess.Judge(ctx, []Evaluation{{Path: "s2", Relevance: 0.9}, {Path: "p1", Relevance: 0.9}}); err != nil {
 		t.Fatal(err)
@@ -447,5 +450,27 @@ func TestSessionEnough(t *testing.T) {
 				t.Errorf("Done() = %v, %q", done, why)
 			}
 		})
+	}
+}
+
+// TestEvidenceBrief: what a judge reads of hone's evidence is its relevance
+// and the first parts of its reason, whole, commas inside a part included.
+func TestEvidenceBrief(t *testing.T) {
+	for _, tt := range []struct {
+		c    Candidate
+		want string
+	}{
+		{Candidate{}, ""},
+		{Candidate{Evidence: 0.5}, "hone 0.50"},
+		{Candidate{Evidence: 0.93, EvidenceReason: "defines isTokenExpired:+0.35"}, "hone 0.93: defines isTokenExpired:+0.35"},
+		{Candidate{Evidence: 0.8, EvidenceReason: "bm25 1.00 of best:+0.45, past commits like the task touched it (2, best 74a0322853):+0.20, covers 2 of 3 task terms:+0.20"},
+			"hone 0.80: bm25 1.00 of best:+0.45, past commits like the task touched it (2, best 74a0322853):+0.20, covers 2 of 3 task terms:+0.20"},
+		{Candidate{Evidence: 0.6, EvidenceReason: "a:+0.3, b:+0.2, c:+0.1, d (e, f):+0.05, evidence 0.6 short of x's 0.9:-0.10"},
+			"hone 0.60: a:+0.3, b:+0.2, c:+0.1, ..."},
+		{Candidate{Evidence: 0.2, EvidenceReason: "hone's evidence 0.20"}, "hone 0.20: hone's evidence 0.20"},
+	} {
+		if got := tt.c.EvidenceBrief(); got != tt.want {
+			t.Errorf("EvidenceBrief(%.2f, %q) = %q, want %q", tt.c.Evidence, tt.c.EvidenceReason, got, tt.want)
+		}
 	}
 }

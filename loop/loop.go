@@ -56,6 +56,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -150,6 +151,44 @@ type Candidate struct {
 	// Evidence is hone's own relevance of the file (Options.Evidence), set
 	// by a Session's Dispatch when it weighed the file; otherwise 0.
 	Evidence float64
+	// EvidenceReason is why hone's evaluator gave Evidence: its reason, as
+	// it wrote it ("" when the file was not weighed). See EvidenceBrief.
+	EvidenceReason string
+}
+
+// briefParts is how many of the evidence's reasons EvidenceBrief keeps.
+const briefParts = 3
+
+// reasonPartRE matches one part of an evaluator's reason: "what:+0.25".
+var reasonPartRE = regexp.MustCompile(`(.+?:[+-]\d+(?:\.\d+)?)(?:, |$)`)
+
+// EvidenceBrief is hone's evidence for a judge to read beside the excerpt:
+// "hone 0.93: defines isTokenExpired:+0.35, covers 3 of 3 task terms:+0.30,
+// ..." with the first briefParts parts of its reason (the evaluator writes
+// the largest contributions first); "" when the file was not weighed.
+func (c Candidate) EvidenceBrief() string {
+	if c.EvidenceReason == "" && c.Evidence == 0 {
+		return ""
+	}
+	parts := reasonPartRE.FindAllStringSubmatch(c.EvidenceReason, -1)
+	var b strings.Builder
+	fmt.Fprintf(&b, "hone %.2f", c.Evidence)
+	for i, m := range parts {
+		if i == briefParts {
+			b.WriteString(", ...")
+			break
+		}
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(m[1])
+	}
+	if len(parts) == 0 && c.EvidenceReason != "" {
+		b.WriteString(": " + c.EvidenceReason)
+	}
+	return b.String()
 }
 
 // SecondLook prefixes the Via of a judged file offered once more because
@@ -398,6 +437,7 @@ type Session struct {
 	stopped  string
 
 	evidence map[string]float64 // hone's own relevance of each candidate (Options.Evidence)
+	why      map[string]string  // and its reason
 	disputed map[string]string  // judgments the evidence disputes, awaiting a second look: why
 	looked   map[string]bool    // files given their second look
 	extra    bool               // the cycle beyond MaxCycles that only gives second looks
@@ -418,7 +458,7 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 	}
 	sess := &Session{task: task, searcher: s, refiner: r, opts: opts, query: q,
 		judged: map[string]Evaluation{}, order: map[string]int{},
-		evidence: map[string]float64{}, disputed: map[string]string{}, looked: map[string]bool{}}
+		evidence: map[string]float64{}, why: map[string]string{}, disputed: map[string]string{}, looked: map[string]bool{}}
 	if sess.pooled() {
 		sess.initial = map[string]bool{}
 		for _, f := range q.FocusAreas {
@@ -427,6 +467,7 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 		for _, e := range opts.Prior {
 			if _, ok := sess.evidence[e.Path]; !ok {
 				sess.evidence[e.Path] = clamp01(e.Relevance)
+				sess.why[e.Path] = e.Reason
 				sess.prior = append(sess.prior, e.Path)
 			}
 		}
@@ -557,6 +598,7 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	s.pending = append(second, fresh...)
 	for i := range s.pending {
 		s.pending[i].Evidence = s.evidence[s.pending[i].Path]
+		s.pending[i].EvidenceReason = s.why[s.pending[i].Path]
 	}
 	return append([]Candidate(nil), s.pending...), nil
 }
@@ -621,6 +663,7 @@ func (s *Session) weigh(ctx context.Context, cands []Candidate) error {
 	}
 	for _, e := range evs {
 		s.evidence[e.Path] = clamp01(e.Relevance)
+		s.why[e.Path] = e.Reason
 	}
 	return nil
 }

@@ -14,8 +14,9 @@ package bench
 //
 // The figures it records per cycle, cumulative, are the gold files offered so
 // far, the candidates offered and the excerpt tokens a judge would have read
-// (as their length in bytes / 4; a second look's excerpt, which shows
-// what the file's first excerpt did not, counted too);
+// (as their length in bytes / 4, with hone's reasons shown beside each; a
+// second look's excerpt, which shows what the file's first excerpt did not,
+// counted too);
 // beside them, the offline ranking read in pages: the Acc@k of hone's default
 // ranking of the instance, k the number of candidates the session offered.
 
@@ -220,7 +221,7 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 			if err != nil {
 				view = "(no excerpt: " + err.Error() + ")" // what the MCP server shows
 			}
-			cum.Tokens += len(view) / 4
+			cum.Tokens += (len(view) + len(c.EvidenceBrief())) / 4 // as the MCP server shows them
 		}
 		run.Pages = append(run.Pages, page)
 		evals, flipped := o.judge(cands)

@@ -37,12 +37,16 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	seen := map[string]bool{}
 	excerpt := map[string]string{}
 	for _, c := range step.Candidates {
-		tokens += (len(c.Excerpt) + 3) / 4
+		tokens += (len(c.Excerpt)+3)/4 + (len(c.Hone)+3)/4
 		seen[c.Path] = true
 		excerpt[c.Path] = c.Excerpt
+		// hone's own evidence, explained: its relevance and reasons.
+		if !strings.HasPrefix(c.Hone, "hone 0.") && !strings.HasPrefix(c.Hone, "hone 1.") || !strings.Contains(c.Hone, ":+") {
+			t.Errorf("candidate %s: hone = %q, want hone's relevance and its reasons", c.Path, c.Hone)
+		}
 	}
 	if step.Tokens != tokens || tokens == 0 {
-		t.Errorf("step.tokens = %d, want the excerpts' %d", step.Tokens, tokens)
+		t.Errorf("step.tokens = %d, want the excerpts' and reasons' %d", step.Tokens, tokens)
 	}
 	first := step.Candidates[0].Path
 	var evals []any

@@ -118,6 +118,7 @@ type Candidate struct {
 	Score   float64  `json:"score" jsonschema:"search score; compare only within one answer"`
 	Matched []string `json:"matched" jsonschema:"the query terms found in the file"`
 	Via     []string `json:"via,omitempty" jsonschema:"focus areas that brought the file in"`
+	Hone    string   `json:"hone,omitempty" jsonschema:"hone's own relevance of the file (0..1, the scale you judge on) and its largest reasons, from signals an excerpt does not show (the commit history, imports, callers): a second opinion, not a judgment"`
 	Excerpt string   `json:"excerpt,omitempty" jsonschema:"the file's definitions and the lines matching the query, to judge it by"`
 }
 
@@ -159,7 +160,7 @@ type Step struct {
 	Cycle      int         `json:"cycle,omitempty" jsonschema:"the cycle the candidates belong to, from 1"`
 	Query      *Query      `json:"query,omitempty" jsonschema:"the query that proposed the candidates (refined from your judgments after cycle 1)"`
 	Candidates []Candidate `json:"candidates,omitempty" jsonschema:"the files to judge now, each with an excerpt"`
-	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts (or, at the end, the pack) of this answer carry (bytes/4)"`
+	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts and hone's reasons (or, at the end, the pack) of this answer carry (bytes/4)"`
 	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done"`
 	Next       string      `json:"next" jsonschema:"what to do next"`
 }
@@ -176,7 +177,7 @@ Read the files in order of relevance; files below 0.5 are usually not needed. Ta
 		guard(s, s.search))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "start", Title: "Start a retrieval you judge yourself",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and at most max_candidates (default 15) candidate files, the next page of hone's own ranking of the task (the files the task names count toward the limit) after what your judgments asked for, each with a short excerpt (about 300 tokens) (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
+		Description: `Start a stepwise retrieval in which you are the judge. Returns a session id, the query and at most max_candidates (default 15) candidate files, the next page of hone's own ranking of the task (the files the task names count toward the limit) after what your judgments asked for, each with hone's own relevance and its largest reasons (hone: a second opinion from the commit history, imports and callers) and a short excerpt (about 300 tokens) (its definitions and the lines matching the query; a file that looks like a secret has none, and credential values are masked, unless show_secrets is true).
 Judge every candidate (relevance 0..1, a one-line reason, the context it still needs) and call judge with the session id. Prefer retrieve_context unless you want to apply your own judgment; a session expires after 30 minutes idle.`},
 		guard(s, s.start))
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "judge", Title: "Judge the candidates of a retrieval",
@@ -399,7 +400,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
 		cv.Excerpt = view
-		step.Tokens += pack.Tokens(view)
+		step.Tokens += pack.Tokens(view) + pack.Tokens(cv.Hone)
 		step.Candidates = append(step.Candidates, cv)
 	}
 	return step, nil
@@ -591,7 +592,7 @@ func convertQuery(q loop.Query) Query {
 }
 
 func convertCandidate(c loop.Candidate) Candidate {
-	return Candidate{Path: c.Path, Score: c.Score, Matched: nonNil(c.Matched), Via: c.Via}
+	return Candidate{Path: c.Path, Score: c.Score, Matched: nonNil(c.Matched), Via: c.Via, Hone: c.EvidenceBrief()}
 }
 
 func candidatePaths(cs []loop.Candidate) []string {
