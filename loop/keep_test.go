@@ -205,7 +205,9 @@ func (t tableEvaluator) Evaluate(_ context.Context, in EvalInput) ([]Evaluation,
 }
 
 // tableReason is a tableEvaluator's reason for path at r.
-func tableReason(path string, r float64) string { return fmt.Sprintf("the table says %s:+%.2f", path, r) }
+func tableReason(path string, r float64) string {
+	return fmt.Sprintf("the table says %s:+%.2f", path, r)
+}
 
 // TestSessionEvidence: judgments hone's evidence disputes strongly do not
 // trip the stop rule; their files are offered once more for a second look
