@@ -146,7 +146,7 @@ func TestEvaluateSignals(t *testing.T) {
 		},
 		{
 			name: "the best lexical match, covering every task term",
-			task: "`helper` returns the wrong value",
+			task: "`helper` is wrong",
 			path: "app/util/one.py",
 			want: []string{signal("bm25 1.00 of best", WeightBM25), signal("covers 1 of 1 task terms", WeightCoverage)},
 		},

@@ -121,6 +121,30 @@ func TestWeights(t *testing.T) {
 			t.Errorf("weights short=%v long=%v, want %v and less", a, b, CodeIdentWeight)
 		}
 	})
+	t.Run("a one-line task keeps the nouns of code", func(t *testing.T) {
+		// Every word of a one-line task was chosen: error, line and value
+		// name what changes. In an issue report they are filler.
+		for _, tt := range []struct {
+			text, word string
+			want       float64
+		}{
+			{"Normalise error url to pathname", "error", TitleFactor * WordWeight},
+			{"Add line numbers to the gutter", "line", TitleFactor * WordWeight},
+			{"Colour scale lacks a base value", "value", TitleFactor * WordWeight},
+			{"Normalise error url to pathname\nI get an error when the page loads", "error", 0},
+			{"Parser error on tabs\n\nIt fails.", "error", 0},
+			{"GET /me returns 500 when the user was deleted", "returns", 0},   // a verb: dropped
+			{"Temporary directory is not removed after an error", "error", 0}, // a circumstance
+			{"Retry on error", "error", 0},
+			{"Error page shows the wrong status on error", "error", TitleFactor * WordWeight}, // once as the subject
+			{"Fix the token expiry", "fix", 0},
+		} {
+			// Repeated, a word weighs more: want is its least weight.
+			if w := weightOf(Parse(tt.text), tt.word); (tt.want == 0) != (w == 0) || w < tt.want {
+				t.Errorf("%q: weight of %s = %v, want %v", tt.text, tt.word, w, tt.want)
+			}
+		}
+	})
 	t.Run("max keywords", func(t *testing.T) {
 		var b strings.Builder
 		for i := 0; i < 200; i++ {
