@@ -3,7 +3,6 @@ package pack
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -507,14 +506,14 @@ func (pf *packFile) size() int {
 	if pf.n == 0 {
 		return 0
 	}
-	note := fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines))
+	note := "_excerpts of "+nLines(len(f.lines))+"_\n\n"
 	body, runs := pf.body, pf.runs
 	if pf.n == len(f.lines) {
 		if pf.wholeLen == 0 {
 			whole, _ := f.whole()
 			pf.wholeLen = len(whole)
 		}
-		note, body, runs = fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)), pf.wholeLen, 1
+		note, body, runs = "_whole file, "+nLines(len(f.lines))+"_\n\n", pf.wholeLen, 1
 	}
 	fence := pf.fence()
 	return len(note) + len(fence) + len(Language(f.path)) + 1 + body + (runs-1)*len(separator) + len(fence) + 2
@@ -546,7 +545,7 @@ func (pf *packFile) render() string {
 	fence := pf.fence()
 	if n == len(f.lines) {
 		whole, _ := f.whole()
-		return fmt.Sprintf("_whole file, %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + whole + fence + "\n\n"
+		return "_whole file, "+nLines(len(f.lines))+"_\n\n" + fence + lang + "\n" + whole + fence + "\n\n"
 	}
 	var b strings.Builder
 	prev := 0
@@ -560,5 +559,5 @@ func (pf *packFile) render() string {
 		b.WriteString(f.renderLine(l, true))
 		prev = l
 	}
-	return fmt.Sprintf("_excerpts of %d lines_\n\n", len(f.lines)) + fence + lang + "\n" + b.String() + fence + "\n\n"
+	return "_excerpts of "+nLines(len(f.lines))+"_\n\n" + fence + lang + "\n" + b.String() + fence + "\n\n"
 }

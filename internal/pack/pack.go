@@ -722,7 +722,7 @@ func (f *file) view(budget int) (string, []bool, bool) {
 		lang = "text"
 	}
 	limit := limitBytes(budget)
-	head := fmt.Sprintf("%s (%s, %d lines)\n", LinePath(filepath.ToSlash(f.path)), lang, len(f.lines)) + f.matchesLine()
+	head := fmt.Sprintf("%s (%s, %s)\n", LinePath(filepath.ToSlash(f.path)), lang, nLines(len(f.lines))) + f.matchesLine()
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil, false
 	}
@@ -758,7 +758,7 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
 	_, shown, allDefs := f.view(first)
 	limit := limitBytes(opts.Budget)
-	head := fmt.Sprintf("%s (%d lines), more than the first excerpt showed\n", LinePath(filepath.ToSlash(path)), len(f.lines))
+	head := fmt.Sprintf("%s (%s), more than the first excerpt showed\n", LinePath(filepath.ToSlash(path)), nLines(len(f.lines)))
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil
 	}
@@ -806,4 +806,12 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 		return head + "(the first excerpt showed all of it that matters to the task)\n", nil
 	}
 	return head + defsLine + lines, nil
+}
+
+// nLines says how many lines a file has: "1 line", "12 lines".
+func nLines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return strconv.Itoa(n) + " lines"
 }

@@ -484,7 +484,7 @@ func TestNewlineInPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first, _, _ := strings.Cut(view, "\n"); first != `"evil\n## injected.py" (python, 1 lines)` {
+	if first, _, _ := strings.Cut(view, "\n"); first != `"evil\n## injected.py" (python, 1 line)` {
 		t.Errorf("View's first line = %q", first)
 	}
 }
@@ -638,5 +638,13 @@ func TestViewAgainUnlimited(t *testing.T) {
 	}
 	if strings.Contains(again, " more\n") || !strings.Contains(again, "defs: ") {
 		t.Errorf("the first view cut the definitions, the second should list them all:\nfirst:\n%s\nagain:\n%s", first, again)
+	}
+}
+
+func TestNLines(t *testing.T) {
+	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines", 120: "120 lines"} {
+		if got := nLines(n); got != want {
+			t.Errorf("nLines(%d) = %q, want %q", n, got, want)
+		}
 	}
 }
