@@ -506,7 +506,7 @@ func (pf *packFile) size() int {
 	if pf.n == 0 {
 		return 0
 	}
-	note := "_excerpts of "+nLines(len(f.lines))+"_\n\n"
+	note := "_excerpts of " + nLines(len(f.lines)) + "_\n\n"
 	body, runs := pf.body, pf.runs
 	if pf.n == len(f.lines) {
 		if pf.wholeLen == 0 {
@@ -545,7 +545,7 @@ func (pf *packFile) render() string {
 	fence := pf.fence()
 	if n == len(f.lines) {
 		whole, _ := f.whole()
-		return "_whole file, "+nLines(len(f.lines))+"_\n\n" + fence + lang + "\n" + whole + fence + "\n\n"
+		return "_whole file, " + nLines(len(f.lines)) + "_\n\n" + fence + lang + "\n" + whole + fence + "\n\n"
 	}
 	var b strings.Builder
 	prev := 0
@@ -559,5 +559,5 @@ func (pf *packFile) render() string {
 		b.WriteString(f.renderLine(l, true))
 		prev = l
 	}
-	return "_excerpts of "+nLines(len(f.lines))+"_\n\n" + fence + lang + "\n" + b.String() + fence + "\n\n"
+	return "_excerpts of " + nLines(len(f.lines)) + "_\n\n" + fence + lang + "\n" + b.String() + fence + "\n\n"
 }
