@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hone-dev/hone"
-	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -116,7 +116,7 @@ type SearchOutput struct {
 type Candidate struct {
 	Path    string   `json:"path" jsonschema:"repository-relative path with forward slashes"`
 	Score   float64  `json:"score" jsonschema:"search score; compare only within one answer"`
-	Matched []string `json:"matched" jsonschema:"the query terms found in the file"`
+	Matched []string `json:"matched,omitempty" jsonschema:"the query terms found in the file (search; in start and judge the excerpt's matches line says it, with counts)"`
 	Via     []string `json:"via,omitempty" jsonschema:"focus areas that brought the file in"`
 	Hone    string   `json:"hone,omitempty" jsonschema:"hone's own relevance of the file (0..1, the scale you judge on) and its largest reasons, from signals an excerpt does not show (the commit history, imports, callers): a second opinion, not a judgment"`
 	Excerpt string   `json:"excerpt,omitempty" jsonschema:"the file's definitions and the lines matching the query, to judge it by"`
@@ -160,8 +160,8 @@ type Step struct {
 	Cycle      int         `json:"cycle,omitempty" jsonschema:"the cycle the candidates belong to, from 1"`
 	Query      *Query      `json:"query,omitempty" jsonschema:"the query that proposed the candidates (refined from your judgments after cycle 1)"`
 	Candidates []Candidate `json:"candidates,omitempty" jsonschema:"the files to judge now, each with an excerpt"`
-	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens the excerpts and hone's reasons (or, at the end, the pack) of this answer carry (bytes/4)"`
-	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done"`
+	Tokens     int         `json:"tokens,omitempty" jsonschema:"about how many tokens this whole answer carries (its JSON, bytes/4)"`
+	Result     *Result     `json:"result,omitempty" jsonschema:"the final result, when done (its cycles are left out: each answer showed its own)"`
 	Next       string      `json:"next" jsonschema:"what to do next"`
 }
 
@@ -395,15 +395,30 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; a candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its excerpt, which shows more of the file than the first.", len(cands), sess.loop.Cycle(), sess.id)}
 	for _, c := range cands {
 		cv := convertCandidate(c)
+		cv.Matched = nil // the excerpt's matches line says it, with counts
 		view, err := sess.excerpts.Of(c, terms)
 		if err != nil {
 			view = "(no excerpt: " + err.Error() + ")"
 		}
 		cv.Excerpt = view
-		step.Tokens += pack.Tokens(view) + pack.Tokens(cv.Hone)
 		step.Candidates = append(step.Candidates, cv)
 	}
-	return step, nil
+	return step.counted(), nil
+}
+
+// counted sets st.Tokens to about what the whole answer carries: its JSON
+// as the client receives it, bytes/4.
+func (st *Step) counted() *Step {
+	st.Tokens = 0
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the client receives it: "<", not "\u003c"
+	if err := enc.Encode(st); err != nil {
+		return st
+	}
+	n := b.Len() + len(`,"tokens":`) + 4 // and its digits, about
+	st.Tokens = (n + 3) / 4
+	return st
 }
 
 // finish closes the session and returns its result. sess.mu is held.
@@ -425,8 +440,11 @@ func (s *Server) finish(sess *session) *Step {
 			next = "Done: result.pack holds the relevant code; result.files lists the files, best first."
 		}
 	}
+	// The judge saw each cycle's query and candidates as they came: the
+	// final answer leaves the trace out (about a quarter of it otherwise).
+	res.Cycles = []Cycle{}
 	s.log.Info("hone mcp: session done", "session", sess.id, "files", len(res.Files), "stopped", res.Stopped)
-	return &Step{Session: sess.id, Done: true, Result: res, Next: next, Tokens: pack.Tokens(res.Pack)}
+	return (&Step{Session: sess.id, Done: true, Result: res, Next: next}).counted()
 }
 
 // repo returns the warm repository named by a call (refreshed), or the
@@ -592,7 +610,7 @@ func convertQuery(q loop.Query) Query {
 }
 
 func convertCandidate(c loop.Candidate) Candidate {
-	return Candidate{Path: c.Path, Score: c.Score, Matched: nonNil(c.Matched), Via: c.Via, Hone: c.EvidenceBrief()}
+	return Candidate{Path: c.Path, Score: math.Round(c.Score*1000) / 1000, Matched: nonNil(c.Matched), Via: c.Via, Hone: c.EvidenceBrief()}
 }
 
 func candidatePaths(cs []loop.Candidate) []string {
