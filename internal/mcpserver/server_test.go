@@ -80,6 +80,15 @@ func TestRetrieveContext(t *testing.T) {
 	if len(out.Files) == 0 || out.Stopped == "" || len(out.Cycles) == 0 || out.Stats == nil {
 		t.Fatalf("incomplete result: %+v", out)
 	}
+	// The trace leaves the judgments to ranked, which holds them all.
+	for _, c := range out.Cycles {
+		if len(c.Evaluations) != 0 || len(c.Query.Keywords) == 0 {
+			t.Errorf("cycle %d: %d judgments, keywords %v; want none, and its query", c.N, len(c.Evaluations), c.Query.Keywords)
+		}
+	}
+	if len(out.Ranked) < len(out.Files) {
+		t.Errorf("ranked holds %d files, fewer than files' %d", len(out.Ranked), len(out.Files))
+	}
 	if !strings.HasPrefix(out.Pack, "# Context pack") {
 		t.Errorf("pack = %q, want a Markdown pack", out.Pack)
 	}

@@ -51,7 +51,8 @@ type RetrieveInput struct {
 	ShowSecrets  bool    `json:"show_secrets,omitempty" jsonschema:"show files that look like secret material (private keys, certificates, .env, credentials.json) and the values of credentials in pack and excerpts; by default such a file is listed with the reason (not shown: looks like a private key) and a credential value is masked as ********"`
 }
 
-// Result is a retrieval's answer, with the keys of `hone --json`.
+// Result is a retrieval's answer, with the keys of `hone --json` (over MCP
+// the trace leaves each cycle's judgments to ranked).
 type Result struct {
 	Task    string      `json:"task" jsonschema:"the task as given"`
 	Files   []File      `json:"files" jsonschema:"the files at or above the threshold, best first: read these"`
@@ -75,7 +76,7 @@ type Cycle struct {
 	N           int         `json:"cycle" jsonschema:"cycle number, from 1"`
 	Query       Query       `json:"query" jsonschema:"the query this cycle ran"`
 	Candidates  int         `json:"candidates" jsonschema:"number of candidates the query proposed"`
-	Evaluations []File      `json:"evaluations" jsonschema:"the judgments of this cycle, best first"`
+	Evaluations []File      `json:"evaluations" jsonschema:"the judgments of this cycle, best first (hone --json; empty over MCP, where ranked holds every judgment)"`
 	Refinement  *Refinement `json:"refinement" jsonschema:"what the next query changed and why (null for the last cycle)"`
 }
 
@@ -210,6 +211,12 @@ func (s *Server) retrieve(ctx context.Context, req *mcp.CallToolRequest, in Retr
 	out, err := convertResult(res)
 	if err != nil {
 		return nil, nil, err
+	}
+	// An agent pays for every token: the trace keeps each cycle's query and
+	// refinement, and leaves its judgments to ranked, which holds them all
+	// merged (they were a fifth of an answer with an 8,000-token pack).
+	for i := range out.Cycles {
+		out.Cycles[i].Evaluations = []File{}
 	}
 	if in.BudgetTokens > 0 {
 		if out.Pack, err = repo.Pack(res, hone.PackOptions{Budget: in.BudgetTokens, ShowSecrets: in.ShowSecrets}); err != nil {
