@@ -476,3 +476,23 @@ func TestEvidenceBrief(t *testing.T) {
 		}
 	}
 }
+
+// TestBriefReason: the first parts of a reason, whole, and a mark when cut.
+func TestBriefReason(t *testing.T) {
+	for _, tt := range []struct {
+		reason string
+		n      int
+		want   string
+	}{
+		{"", 3, ""},
+		{"a judge's sentence, with a comma", 3, "a judge's sentence, with a comma"},
+		{"a:+0.3, b (1, 2):+0.2", 3, "a:+0.3, b (1, 2):+0.2"},
+		{"a:+0.3, b:+0.2, c:+0.1, d:-0.05", 3, "a:+0.3, b:+0.2, c:+0.1, ..."},
+		{"a:+0.3, b:+0.2, c:+0.1", 3, "a:+0.3, b:+0.2, c:+0.1"},
+		{"a:+0.3, b:+0.2", 1, "a:+0.3, ..."},
+	} {
+		if got := BriefReason(tt.reason, tt.n); got != tt.want {
+			t.Errorf("BriefReason(%q, %d) = %q, want %q", tt.reason, tt.n, got, tt.want)
+		}
+	}
+}

@@ -164,29 +164,37 @@ var reasonPartRE = regexp.MustCompile(`(.+?:[+-]\d+(?:\.\d+)?)(?:, |$)`)
 
 // EvidenceBrief is hone's evidence for a judge to read beside the excerpt:
 // "hone 0.93: defines isTokenExpired:+0.35, covers 3 of 3 task terms:+0.30,
-// ..." with the first briefParts parts of its reason (the evaluator writes
-// the largest contributions first); "" when the file was not weighed.
+// ..." with the first briefParts parts of its reason (BriefReason); ""
+// when the file was not weighed.
 func (c Candidate) EvidenceBrief() string {
 	if c.EvidenceReason == "" && c.Evidence == 0 {
 		return ""
 	}
-	parts := reasonPartRE.FindAllStringSubmatch(c.EvidenceReason, -1)
+	brief := fmt.Sprintf("hone %.2f", c.Evidence)
+	if r := BriefReason(c.EvidenceReason, briefParts); r != "" {
+		brief += ": " + r
+	}
+	return brief
+}
+
+// BriefReason keeps the first n parts ("what:+0.25") of an evaluator's
+// reason, which writes the largest contributions first, and marks the cut
+// with ", ..."; a reason not made of such parts is kept whole.
+func BriefReason(reason string, n int) string {
+	parts := reasonPartRE.FindAllStringSubmatch(reason, n+1)
+	if len(parts) == 0 {
+		return reason
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "hone %.2f", c.Evidence)
 	for i, m := range parts {
-		if i == briefParts {
+		if i == n {
 			b.WriteString(", ...")
 			break
 		}
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
+		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(m[1])
-	}
-	if len(parts) == 0 && c.EvidenceReason != "" {
-		b.WriteString(": " + c.EvidenceReason)
 	}
 	return b.String()
 }

@@ -150,3 +150,42 @@ func checkTokens(t *testing.T, what string, step Step, body string) {
 		t.Errorf("%s states %d tokens; its %d bytes are about %d", what, step.Tokens, len(body), want)
 	}
 }
+
+// TestRetrieveContextEconomy: retrieve_context's answer leaves each cycle's
+// judgments to ranked, and a ranked file outside the selection keeps the
+// three largest parts of its reason; the selection keeps whole reasons.
+func TestRetrieveContextEconomy(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	var out Result
+	if res := call(t, cs, "retrieve_context", map[string]any{"task": "Fix the token expiry check"}, &out); res.IsError {
+		t.Fatal(text(res))
+	}
+	selected := map[string]bool{}
+	whole := 0
+	for _, f := range out.Files {
+		selected[f.Path] = true
+		if strings.Count(f.Reason, ":+") > 3 {
+			whole++
+		}
+	}
+	cut := 0
+	for _, f := range out.Ranked {
+		if selected[f.Path] {
+			continue
+		}
+		if n := strings.Count(f.Reason, ":+") + strings.Count(f.Reason, ":-"); n > 3 {
+			t.Errorf("ranked %s keeps %d parts of its reason: %q", f.Path, n, f.Reason)
+		}
+		if strings.HasSuffix(f.Reason, ", ...") {
+			cut++
+		}
+	}
+	if whole == 0 || cut == 0 {
+		t.Errorf("want whole reasons in files (%d) and cut ones in ranked (%d): %+v", whole, cut, out)
+	}
+	for _, c := range out.Cycles {
+		if len(c.Evaluations) != 0 {
+			t.Errorf("cycle %d repeats %d judgments", c.N, len(c.Evaluations))
+		}
+	}
+}

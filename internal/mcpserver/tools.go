@@ -31,6 +31,9 @@ const (
 	maxSearchLimit     = 200
 	// maxCycles bounds max_cycles: the loop converges in 2-3 cycles.
 	maxCycles = 10
+	// rankedReasonParts is how much of a reason retrieve_context keeps for a
+	// ranked file outside the selection.
+	rankedReasonParts = 3
 	// maxBudgetTokens bounds budget_tokens (a pack larger than this does not
 	// fit a model's context anyway).
 	maxBudgetTokens = 200_000
@@ -56,7 +59,7 @@ type RetrieveInput struct {
 type Result struct {
 	Task    string      `json:"task" jsonschema:"the task as given"`
 	Files   []File      `json:"files" jsonschema:"the files at or above the threshold, best first: read these"`
-	Ranked  []File      `json:"ranked" jsonschema:"every judged file, best first, merged across cycles"`
+	Ranked  []File      `json:"ranked" jsonschema:"every judged file, best first, merged across cycles (over MCP a file outside files keeps the three largest parts of its reason)"`
 	Cycles  []Cycle     `json:"cycles" jsonschema:"the trace of each cycle: its query, candidates and judgments, and how the query was refined"`
 	Stopped string      `json:"stopped" jsonschema:"why the loop stopped"`
 	Stats   *hone.Stats `json:"stats,omitempty" jsonschema:"files indexed and time spent"`
@@ -217,6 +220,17 @@ func (s *Server) retrieve(ctx context.Context, req *mcp.CallToolRequest, in Retr
 	// merged (they were a fifth of an answer with an 8,000-token pack).
 	for i := range out.Cycles {
 		out.Cycles[i].Evaluations = []File{}
+	}
+	// So do the reasons of the files ranked below the selection: their
+	// largest parts (files keeps whole reasons).
+	selected := map[string]bool{}
+	for _, f := range out.Files {
+		selected[f.Path] = true
+	}
+	for i, f := range out.Ranked {
+		if !selected[f.Path] {
+			out.Ranked[i].Reason = loop.BriefReason(f.Reason, rankedReasonParts)
+		}
 	}
 	if in.BudgetTokens > 0 {
 		if out.Pack, err = repo.Pack(res, hone.PackOptions{Budget: in.BudgetTokens, ShowSecrets: in.ShowSecrets}); err != nil {
