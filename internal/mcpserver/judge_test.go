@@ -32,6 +32,9 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 		t.Fatal(text(res))
 	}
 	checkTokens(t, "start", step, text(res))
+	if strings.Contains(step.Next, "second look") {
+		t.Errorf("cycle 1 has no second look and its next explains them: %q", step.Next)
+	}
 	if len(step.Candidates) != 3 {
 		t.Fatalf("start offered %d candidates, want max_candidates 3 (the task names 4 files)", len(step.Candidates))
 	}
@@ -93,6 +96,9 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	}
 	if seconds == 0 {
 		t.Error("cycle 2 gives no second look to the files hone rates high and the judge judged 0.1")
+	}
+	if !strings.Contains(step.Next, `via says "second look"`) {
+		t.Errorf("cycle 2 gives second looks and its next does not say what they are: %q", step.Next)
 	}
 	wantToolError(t, call(t, cs, "judge", map[string]any{"session": id, "evaluations": []any{
 		map[string]any{"path": "src/logger.ts", "relevance": 0.9, "revise": true}}}, nil), "never judged")
