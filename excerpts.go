@@ -1,0 +1,111 @@
+package hone
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/hone-dev/hone/internal/pack"
+	"github.com/hone-dev/hone/loop"
+)
+
+// A stepwise session (Start, the MCP tools start and judge, hone bench
+// --judge) shows StepCandidates candidates a cycle by default, each with an
+// excerpt of about ExcerptTokens tokens, hone's evidence beside it included
+// (Excerpts.Of): enough to judge a file's relevance, few enough for an
+// agent to judge each with care. A second look shows as much again of what
+// the first excerpt did not (Excerpts).
+const (
+	StepCandidates = 15
+	ExcerptTokens  = 300
+)
+
+// Excerpts renders the excerpts of one stepwise session: a candidate's
+// view (View) the first time it is offered, and for a second look the part
+// of the file that first view did not show (ViewAgain), never the same
+// lines again. It remembers the words each file was first shown by. Not
+// safe for concurrent use.
+type Excerpts struct {
+	v           Viewer
+	showSecrets bool
+	first       map[string]shown // path -> what its first excerpt was made of
+}
+
+// shown is what a file's first excerpt was rendered from: the query's terms
+// and its budget.
+type shown struct {
+	terms  []string
+	budget int
+}
+
+// Viewer renders excerpts: *Repo is one.
+type Viewer interface {
+	View(path string, terms []string, opts ViewOptions) (string, error)
+	ViewAgain(path string, terms []string, opts ViewOptions) (string, error)
+}
+
+// NewExcerpts starts the excerpts of a session on v; showSecrets as in
+// ViewOptions.
+func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
+	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string]shown{}}
+}
+
+// Of returns candidate c's excerpt, the query's terms being terms. What a
+// judge reads of a candidate is its excerpt and hone's evidence beside it
+// (loop.Candidate.EvidenceBrief): the excerpt takes what the evidence
+// leaves of ExcerptTokens (at least half of them).
+func (x *Excerpts) Of(c loop.Candidate, terms []string) (string, error) {
+	budget := max(ExcerptTokens-pack.Tokens(c.EvidenceBrief()), ExcerptTokens/2)
+	opts := ViewOptions{Budget: budget, ShowSecrets: x.showSecrets}
+	if was, ok := x.first[c.Path]; ok && c.SecondLook() {
+		opts.First = was.budget
+		return x.v.ViewAgain(c.Path, was.terms, opts)
+	}
+	if _, ok := x.first[c.Path]; !ok {
+		x.first[c.Path] = shown{append([]string(nil), terms...), budget}
+	}
+	return x.v.View(c.Path, terms, opts)
+}
+
+// ViewOptions control View.
+type ViewOptions struct {
+	// Budget bounds the view in tokens (estimated as bytes/4; <= 0: no limit).
+	Budget int
+	// ShowSecrets shows a file that looks like secret material and the
+	// values of credentials as they are (see Repo.Pack).
+	ShowSecrets bool
+	// First is, for ViewAgain, the budget the first view of the file had
+	// (<= 0: ExcerptTokens).
+	First int
+}
+
+// View returns a compact view of a file for a judge: its path, definitions and
+// the lines that match terms, within about opts.Budget tokens. Unless
+// opts.ShowSecrets, a file that looks like secret material is an error
+// wrapping ErrSecret, and credential values are masked.
+func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) {
+	ix, _ := r.index()
+	id, ok := ix.Lookup(p)
+	if !ok {
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			return "", fmt.Errorf("hone: %s: %w", p, ErrOutsideRepo)
+		}
+		return "", fmt.Errorf("hone: %s: not an indexed file", p)
+	}
+	return pack.View(r.root, p, terms, ix.File(id).Defs, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+}
+
+// ViewAgain is View's continuation for a reader who has read View(p,
+// terms) at opts.First tokens (ExcerptTokens when unset): what that view
+// did not show, within opts.Budget (see pack.ViewAgain).
+func (r *Repo) ViewAgain(p string, terms []string, opts ViewOptions) (string, error) {
+	ix, _ := r.index()
+	id, ok := ix.Lookup(p)
+	if !ok {
+		return r.View(p, terms, opts) // its error
+	}
+	first := opts.First
+	if first <= 0 {
+		first = ExcerptTokens
+	}
+	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, first, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+}
