@@ -56,7 +56,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -154,49 +153,6 @@ type Candidate struct {
 	// EvidenceReason is why hone's evaluator gave Evidence: its reason, as
 	// it wrote it ("" when the file was not weighed). See EvidenceBrief.
 	EvidenceReason string
-}
-
-// briefParts is how many of the evidence's reasons EvidenceBrief keeps.
-const briefParts = 3
-
-// reasonPartRE matches one part of an evaluator's reason: "what:+0.25".
-var reasonPartRE = regexp.MustCompile(`(.+?:[+-]\d+(?:\.\d+)?)(?:, |$)`)
-
-// EvidenceBrief is hone's evidence for a judge to read beside the excerpt:
-// "hone 0.93: defines isTokenExpired:+0.35, covers 3 of 3 task terms:+0.30,
-// ..." with the first briefParts parts of its reason (BriefReason); ""
-// when the file was not weighed.
-func (c Candidate) EvidenceBrief() string {
-	if c.EvidenceReason == "" && c.Evidence == 0 {
-		return ""
-	}
-	brief := fmt.Sprintf("hone %.2f", c.Evidence)
-	if r := BriefReason(c.EvidenceReason, briefParts); r != "" {
-		brief += ": " + r
-	}
-	return brief
-}
-
-// BriefReason keeps the first n parts ("what:+0.25") of an evaluator's
-// reason, which writes the largest contributions first, and marks the cut
-// with ", ..."; a reason not made of such parts is kept whole.
-func BriefReason(reason string, n int) string {
-	parts := reasonPartRE.FindAllStringSubmatch(reason, n+1)
-	if len(parts) == 0 {
-		return reason
-	}
-	var b strings.Builder
-	for i, m := range parts {
-		if i == n {
-			b.WriteString(", ...")
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(m[1])
-	}
-	return b.String()
 }
 
 // SecondLook prefixes the Via of a judged file offered once more because
@@ -350,28 +306,6 @@ type Options struct {
 	// pool holds it.
 	Prior []Evaluation `json:"-"`
 }
-
-// When hone's own evidence disputes a judgment. Its relevance is calibrated
-// on the development set (BENCHMARKS.md, Calibration): the fix changed 27 %
-// of the files it scored 0.8-0.9 and 65 % of those at 0.9 or more, but 7.7 %
-// at 0.7-0.8 and under 5 % below: 0.8 is where its evidence turns.
-const (
-	// DisputeHigh: a file judged at or above the threshold while the
-	// evidence is below this is disputed.
-	DisputeHigh = 0.8
-	// DisputeLow: a file judged below 0.5 while the evidence is at or above
-	// this is disputed.
-	DisputeLow = 0.8
-)
-
-// EvidenceFloor: once the judge has found what it needs, a pooled session
-// (Options.Pool) offers no page whose best new file hone's evidence rates
-// below this. The fix changed under 1 % of the files it scores below 0.5
-// (BENCHMARKS.md, Calibration): reading such a page costs a judge
-// thousands of tokens for little. At 0.5 a perfect simulated judge lost
-// every gold file of 4 more of the 407 issues of the development set; at
-// 0.4, none.
-const EvidenceFloor = 0.4
 
 // Defaults.
 const (
@@ -611,86 +545,6 @@ func (s *Session) Dispatch(ctx context.Context) ([]Candidate, error) {
 	return append([]Candidate(nil), s.pending...), nil
 }
 
-// enough reports whether the judge has found what it needs and hone's
-// evidence rates nothing left worth a page: a file judged at or above the
-// threshold that the evidence does not dispute, no critical gap, nothing
-// the judge's last answer asked for (missing context, terms, requests), and
-// no fresh candidate at EvidenceFloor or more. fresh is sorted by evidence.
-func (s *Session) enough(fresh []Candidate) (string, bool) {
-	if s.extra || s.asked || len(s.cycles) == 0 {
-		return "", false
-	}
-	found := ""
-	for p, e := range s.judged {
-		if _, open := s.disputed[p]; open || e.Relevance < s.opts.Threshold {
-			continue
-		}
-		if e.Critical {
-			return "", false
-		}
-		if found == "" || s.order[p] < s.order[found] {
-			found = p
-		}
-	}
-	if found == "" {
-		return "", false
-	}
-	for _, c := range fresh {
-		if s.evidence[c.Path] >= EvidenceFloor {
-			return "", false
-		}
-	}
-	best := "nothing"
-	if len(fresh) > 0 {
-		best = fmt.Sprintf("%s at %.2f", fresh[0].Path, s.evidence[fresh[0].Path])
-	}
-	return fmt.Sprintf("after cycle %d: the judge found a relevant file and hone rates no file left at %.2f or more (found %s; best left %s)",
-		len(s.cycles), EvidenceFloor, found, best), true
-}
-
-// secondLooks returns the disputed judgments as candidates, in the order
-// their files were first seen, each saying why it is offered again.
-func (s *Session) secondLooks() []Candidate {
-	var out []Candidate
-	for p, why := range s.disputed {
-		out = append(out, Candidate{Path: p, Via: []string{SecondLook + why}})
-	}
-	sort.Slice(out, func(a, b int) bool { return s.order[out[a].Path] < s.order[out[b].Path] })
-	return out
-}
-
-// weigh runs Options.Evidence on the new candidates and keeps its relevance.
-func (s *Session) weigh(ctx context.Context, cands []Candidate) error {
-	if s.opts.Evidence == nil || s.opts.Rejudge || len(cands) == 0 {
-		return nil
-	}
-	evs, err := s.opts.Evidence.Evaluate(ctx, EvalInput{Task: s.task, Cycle: s.Cycle(), Query: s.query.Clone(),
-		Candidates: append([]Candidate(nil), cands...), Judged: s.Judged()})
-	if err != nil {
-		return fmt.Errorf("loop: hone's evidence: %w", err)
-	}
-	for _, e := range evs {
-		s.evidence[e.Path] = clamp01(e.Relevance)
-		s.why[e.Path] = e.Reason
-	}
-	return nil
-}
-
-// dispute records whether hone's evidence disputes the judgment e strongly
-// (a file judged relevant that the evidence puts below DisputeHigh, or one
-// judged unrelated that it puts at DisputeLow or more); a file gets one
-// second look, after which its judgment stands.
-func (s *Session) dispute(e Evaluation) {
-	delete(s.disputed, e.Path)
-	if s.looked[e.Path] || e.Revise {
-		return
-	}
-	ev, ok := s.evidence[e.Path]
-	if ok && ((e.Relevance >= s.opts.Threshold && ev < DisputeHigh) || (e.Relevance < 0.5 && ev >= DisputeLow)) {
-		s.disputed[e.Path] = fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
-	}
-}
-
 // capCandidates keeps at most limit candidates: every one a focus area
 // brought in (a file the task names, a symbol's definition) first, in the
 // order given, then the best ranked others; the result keeps the order
@@ -899,31 +753,6 @@ func (s *Session) Result() *Result {
 	}
 	return &Result{Task: s.task, Files: files, Ranked: ranked, Cycles: append([]Cycle(nil), s.cycles...), Stopped: stopped,
 		Evidence: s.evidenceRanked()}
-}
-
-// evidenceRanked returns hone's own evaluation of every file its evidence
-// weighed, best first: Options.Prior's as they are, the others with their
-// relevance.
-func (s *Session) evidenceRanked() []Evaluation {
-	if len(s.evidence) == 0 {
-		return nil
-	}
-	out := make([]Evaluation, 0, len(s.evidence))
-	seen := make(map[string]bool, len(s.evidence))
-	for _, e := range s.opts.Prior {
-		if !seen[e.Path] {
-			seen[e.Path] = true
-			e.Relevance = s.evidence[e.Path]
-			out = append(out, e)
-		}
-	}
-	for p, r := range s.evidence {
-		if !seen[p] {
-			out = append(out, Evaluation{Path: p, Relevance: r, Reason: fmt.Sprintf("hone's evidence %.2f", r), MissingContext: []string{}})
-		}
-	}
-	s.sortEvals(out)
-	return out
 }
 
 // sortEvals orders by relevance, then by first-seen order, then by path.
