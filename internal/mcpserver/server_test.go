@@ -414,6 +414,10 @@ func TestRepoPath(t *testing.T) {
 		{"a/../../x", "", false},
 		{"", "", false},
 		{`..\x`, "", false},
+		{" auth/tokens.py ", "auth/tokens.py", true},
+		{filepath.Join(root, "auth", "tokens.py"), "auth/tokens.py", true}, // absolute, inside
+		{filepath.Join(root, "..", "x.py"), "", false},                     // absolute, outside
+		{root, "", false},                                                  // the root itself
 	}
 	for _, tt := range tests {
 		got, err := repoPath(root, tt.in)

@@ -537,12 +537,19 @@ func guard[In, Out any](s *Server, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandle
 	}
 }
 
-// repoPath checks that p names a file inside the repository at root: relative,
-// with no "..", and not escaping through a symbolic link. It returns p cleaned,
-// with forward slashes.
+// repoPath checks that p names a file inside the repository at root:
+// relative, with no "..", and not escaping through a symbolic link; an
+// absolute path inside root (as agents often write them) stands for its
+// path relative to root. It returns p cleaned, with forward slashes.
 func repoPath(root, p string) (string, error) {
-	if strings.TrimSpace(p) == "" {
+	p = strings.TrimSpace(p)
+	if p == "" {
 		return "", errors.New("path is empty")
+	}
+	if filepath.IsAbs(p) {
+		if rel, ok := under(root, p); ok {
+			p = rel
+		}
 	}
 	slashed := strings.ReplaceAll(p, `\`, "/")
 	if path.IsAbs(slashed) || filepath.IsAbs(p) || filepath.VolumeName(p) != "" {
@@ -560,6 +567,21 @@ func repoPath(root, p string) (string, error) {
 		}
 	}
 	return clean, nil
+}
+
+// under returns the absolute path p relative to root when it lies inside
+// root, root's symbolic links resolved or not.
+func under(root, p string) (string, bool) {
+	roots := []string{root}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		roots = append(roots, real)
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, filepath.Clean(p)); err == nil && rel != "." && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel), true
+		}
+	}
+	return "", false
 }
 
 func checkTask(task string) error {
