@@ -3,6 +3,7 @@ package hone
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/loop"
@@ -49,21 +50,27 @@ func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
 	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string]shown{}}
 }
 
-// Of returns candidate c's excerpt, the query's terms being terms. What a
-// judge reads of a candidate is its excerpt and hone's evidence beside it
-// (loop.Candidate.EvidenceBrief): the excerpt takes what the evidence
-// leaves of ExcerptTokens (at least half of them).
+// Of returns candidate c's excerpt, the query's terms being terms: the
+// view of the file without the path it starts with (the candidate names
+// it). What a judge reads of a candidate is its excerpt and hone's
+// evidence beside it (loop.Candidate.EvidenceBrief): the excerpt takes
+// what the evidence leaves of ExcerptTokens (at least half of them).
 func (x *Excerpts) Of(c loop.Candidate, terms []string) (string, error) {
 	budget := max(ExcerptTokens-pack.Tokens(c.EvidenceBrief()), ExcerptTokens/2)
 	opts := ViewOptions{Budget: budget, ShowSecrets: x.showSecrets}
+	var view string
+	var err error
 	if was, ok := x.first[c.Path]; ok && c.SecondLook() {
 		opts.First = was.budget
-		return x.v.ViewAgain(c.Path, was.terms, opts)
+		view, err = x.v.ViewAgain(c.Path, was.terms, opts)
+	} else {
+		if !ok {
+			x.first[c.Path] = shown{append([]string(nil), terms...), budget}
+		}
+		view, err = x.v.View(c.Path, terms, opts)
 	}
-	if _, ok := x.first[c.Path]; !ok {
-		x.first[c.Path] = shown{append([]string(nil), terms...), budget}
-	}
-	return x.v.View(c.Path, terms, opts)
+	// The candidate names its path: the excerpt starts after it.
+	return strings.TrimPrefix(view, pack.LinePath(c.Path)+" "), err
 }
 
 // ViewOptions control View.
