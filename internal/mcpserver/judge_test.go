@@ -163,9 +163,11 @@ func checkTokens(t *testing.T, what string, step Step, body string) {
 func TestRetrieveContextEconomy(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
 	var out Result
-	if res := call(t, cs, "retrieve_context", map[string]any{"task": "Fix the token expiry check"}, &out); res.IsError {
+	res := call(t, cs, "retrieve_context", map[string]any{"task": "Fix the token expiry check", "budget_tokens": 1000}, &out)
+	if res.IsError {
 		t.Fatal(text(res))
 	}
+	checkTokens(t, "retrieve_context", Step{Tokens: out.Tokens}, text(res))
 	selected := map[string]bool{}
 	whole := 0
 	for _, f := range out.Files {

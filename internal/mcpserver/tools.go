@@ -65,6 +65,7 @@ type Result struct {
 	Stopped string      `json:"stopped" jsonschema:"why the loop stopped"`
 	Stats   *hone.Stats `json:"stats,omitempty" jsonschema:"files indexed and time spent"`
 	Pack    string      `json:"pack,omitempty" jsonschema:"Markdown context pack of the relevant files (only when budget_tokens was given)"`
+	Tokens  int         `json:"tokens,omitempty" jsonschema:"retrieve_context: about how many tokens this whole answer carries (its JSON, bytes/4)"`
 }
 
 // File is one judged file.
@@ -238,6 +239,7 @@ func (s *Server) retrieve(ctx context.Context, req *mcp.CallToolRequest, in Retr
 			return nil, nil, fmt.Errorf("retrieve_context: pack: %w", err)
 		}
 	}
+	out.Tokens = answerTokens(out)
 	s.log.Info("hone mcp: retrieve_context", "repo", repo.Root(), "files", len(out.Files), "stopped", out.Stopped)
 	return jsonText(out), out, nil
 }
@@ -436,15 +438,21 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 // as the client receives it, bytes/4.
 func (st *Step) counted() *Step {
 	st.Tokens = 0
+	st.Tokens = answerTokens(st)
+	return st
+}
+
+// answerTokens is about what an answer v carries once it states it: its
+// JSON as the client receives it, with a "tokens" field, bytes/4.
+func answerTokens(v any) int {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // as the client receives it: "<", not "\u003c"
-	if err := enc.Encode(st); err != nil {
-		return st
+	if err := enc.Encode(v); err != nil {
+		return 0
 	}
 	n := b.Len() + len(`,"tokens":`) + 4 // and its digits, about
-	st.Tokens = (n + 3) / 4
-	return st
+	return (n + 3) / 4
 }
 
 // finish closes the session and returns its result. sess.mu is held.
