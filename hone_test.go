@@ -16,6 +16,7 @@ import (
 	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/internal/refine"
 	"github.com/hone-dev/hone/internal/report"
+	"github.com/hone-dev/hone/internal/testrepo"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -418,5 +419,18 @@ func TestPackAfterSessionFallsBackOnHonesRanking(t *testing.T) {
 	}
 	if !strings.Contains(pack[fallback:], "the judge rated it 0.10") {
 		t.Errorf("tokens.ts in the pack does not say the judge rated it low:\n%s", pack[fallback:min(len(pack), fallback+400)])
+	}
+}
+
+// wantFirst writes files into a new tree and checks that task ranks target
+// first there.
+func wantFirst(t *testing.T, files map[string]string, task, target string) {
+	t.Helper()
+	res, err := open(t, testrepo.Write(t, files)).Retrieve(context.Background(), task, hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatalf("Retrieve(%q): %v", task, err)
+	}
+	if len(res.Ranked) == 0 || res.Ranked[0].Path != target {
+		t.Errorf("Retrieve(%q): want %s first:%s", task, target, dump(res.Ranked))
 	}
 }

@@ -1,12 +1,7 @@
 package hone_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/hone-dev/hone"
 )
 
 // TestOneLineTaskNounsOfCode: in a one-line task, a word that is filler in
@@ -98,23 +93,7 @@ class Viewer:
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for p, src := range tc.files {
-				full := filepath.Join(dir, filepath.FromSlash(p))
-				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			res, err := open(t, dir).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
-			if err != nil {
-				t.Fatalf("Retrieve(%q): %v", tc.task, err)
-			}
-			if len(res.Ranked) == 0 || res.Ranked[0].Path != tc.target {
-				t.Errorf("Retrieve(%q): want %s first:%s", tc.task, tc.target, dump(res.Ranked))
-			}
+			wantFirst(t, tc.files, tc.task, tc.target)
 		})
 	}
 }

@@ -142,28 +142,12 @@ def main():
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for p, src := range tc.files {
-				full := filepath.Join(dir, filepath.FromSlash(p))
-				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			for _, long := range []string{"temporary", "directory", "directories"} {
 				if w := sharedWord(long, tc.files[tc.target]); w != "" {
 					t.Fatalf("fixture %s says %q: it tests nothing", tc.target, w)
 				}
 			}
-			res, err := open(t, dir).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
-			if err != nil {
-				t.Fatalf("Retrieve(%q): %v", tc.task, err)
-			}
-			if len(res.Ranked) == 0 || res.Ranked[0].Path != tc.target {
-				t.Errorf("Retrieve(%q): want %s first:%s", tc.task, tc.target, dump(res.Ranked))
-			}
+			wantFirst(t, tc.files, tc.task, tc.target)
 		})
 	}
 }
