@@ -584,8 +584,10 @@ func under(root, p string) (string, bool) {
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
 		roots = append(roots, real)
 	}
+	p = filepath.Clean(p)
 	for _, r := range roots {
-		if rel, err := filepath.Rel(r, filepath.Clean(p)); err == nil && rel != "." && filepath.IsLocal(rel) {
+		if p != r && within(r, p) {
+			rel, _ := filepath.Rel(r, p) // within computed it without error
 			return filepath.ToSlash(rel), true
 		}
 	}
