@@ -541,12 +541,13 @@ func isDotted(w string) bool {
 
 // softStop are the stop words that also name what code is made of (an
 // error, a file, a line, a value; nouns, not verbs such as returns or
-// throw, which a task uses as verbs more often): filler in an issue report ("I get an
-// error when ..."), often the subject of a one-line task ("Normalise error
-// url to pathname", "Line numbers are off by one"), where every word was
-// chosen: a one-line task keeps them as words, unless it names them as a
-// circumstance (see asides). (Kept at half a word's weight instead, with no
-// asides, dev-short Acc@5 was 66.1; at a whole word's, 67.1.)
+// throw, which a task uses as verbs more often): filler in an issue report
+// ("I get an error when ..."), often the subject of a one-line task
+// ("Normalise error url to pathname", "Line numbers are off by one"), where
+// every word was chosen: a one-line task keeps them as words, unless it
+// names them as a circumstance (see asides). (Kept at half a word's weight
+// instead, with no asides, dev-short Acc@5 was 66.1; at a whole word's,
+// 67.1.)
 var softStop = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`error errors file files line lines value values call function class
