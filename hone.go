@@ -560,7 +560,9 @@ type wiring struct {
 // stepwise is a session whose caller judges (Start): judged files are never
 // offered again. Otherwise hone's own evaluator, cheap and deterministic,
 // re-scores the files of earlier cycles with each refined query
-// (loop.Options.Rejudge); another Evaluator gets opts.Loop as given.
+// (loop.Options.Rejudge); another Evaluator (an LLM) judges each file once
+// and reads hone's own ranking first, as a stepwise session's judge does
+// (loop.Options.Pool, set by prior).
 func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise bool) (*wiring, error) {
 	if err := CheckTask(text); err != nil {
 		return nil, err
@@ -577,6 +579,10 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 		}
 	} else if opts.Evaluator == nil {
 		lo.Rejudge = true
+	} else if lo.Pool == 0 && !lo.Rejudge {
+		// Another judge (an LLM) reads hone's own ranking as a stepwise
+		// session's judge does (see prior).
+		lo.Pool = max(loop.DefaultCandidates, 2*lo.Candidates)
 	}
 	if opts.Baseline {
 		lo.MaxCycles = 1
@@ -689,6 +695,9 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	if err != nil {
 		return nil, err
 	}
+	if err := r.prior(ctx, ix, text, opts, w); err != nil {
+		return nil, err
+	}
 	lr, err := loop.Run(ctx, text, w.searcher, w.evaluator, w.refiner, w.opts)
 	if lr == nil {
 		return nil, err
@@ -734,22 +743,34 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	if err != nil {
 		return nil, err
 	}
-	if w.opts.Pool > w.opts.Candidates && w.opts.Prior == nil && !opts.Baseline {
-		// The judge reads hone's own final ranking first: the offline loop
-		// runs once (tens of milliseconds), and its evaluator, which holds
-		// the task's yardstick, weighs what the judge's queries bring.
-		off := opts
-		off.Evaluator = nil
-		off.Loop.Candidates = w.opts.Pool
-		ow, err := r.wire(ix, text, off, false)
-		if err != nil {
-			return nil, err
-		}
-		lr, err := loop.Run(ctx, text, ow.searcher, ow.evaluator, ow.refiner, ow.opts)
-		if err != nil {
-			return nil, err
-		}
-		w.opts.Prior, w.opts.Evidence = lr.Ranked, ow.evaluator
+	if err := r.prior(ctx, ix, text, opts, w); err != nil {
+		return nil, err
 	}
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
+}
+
+// prior gives a judged loop hone's own final ranking to read first
+// (loop.Options.Prior, with Pool): the offline loop runs once (tens of
+// milliseconds), and its evaluator, which holds the task's yardstick, weighs
+// what the judge's queries bring (Evidence). Without it a judge would read
+// the first query's raw search order and never see a file hone's refined
+// cycles found. It does nothing for the baseline or a session that has a
+// Prior or no Pool.
+func (r *Repo) prior(ctx context.Context, ix *index.Index, text string, opts RetrieveOptions, w *wiring) error {
+	if w.opts.Pool <= w.opts.Candidates || w.opts.Prior != nil || opts.Baseline {
+		return nil
+	}
+	off := opts
+	off.Evaluator = nil
+	off.Loop.Candidates = w.opts.Pool
+	ow, err := r.wire(ix, text, off, false)
+	if err != nil {
+		return err
+	}
+	lr, err := loop.Run(ctx, text, ow.searcher, ow.evaluator, ow.refiner, ow.opts)
+	if err != nil {
+		return err
+	}
+	w.opts.Prior, w.opts.Evidence = lr.Ranked, ow.evaluator
+	return nil
 }

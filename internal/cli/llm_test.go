@@ -2,11 +2,17 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -135,6 +141,115 @@ func TestLLMTimeout(t *testing.T) {
 			}
 			if !strings.Contains(stderr, "LLM time budget") {
 				t.Errorf("stderr lacks the warning: %q", stderr)
+			}
+		})
+	}
+}
+
+// judgingEndpoint is an LLM endpoint that rates every file it is shown
+// 0.3 ("tangential"), and counts the files shown.
+func judgingEndpoint(t *testing.T) (*httptest.Server, func() map[string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	shown := map[string]int{}
+	fileRE := regexp.MustCompile(`(?m)^### FILE: (.+)$`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var req struct {
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		json.Unmarshal(b, &req)
+		var evs []map[string]any
+		for _, m := range req.Messages {
+			for _, f := range fileRE.FindAllStringSubmatch(m.Content, -1) {
+				mu.Lock()
+				shown[f[1]]++
+				mu.Unlock()
+				evs = append(evs, map[string]any{"path": f[1], "relevance": 0.3, "reason": "same area",
+					"missing_context": []string{}, "critical": false})
+			}
+		}
+		content, _ := json.Marshal(map[string]any{"evaluations": evs, "keywords": []string{}})
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"content": string(content)}}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(shown)
+	}
+}
+
+// TestLLMJudgesEveryCandidate: with the LLM evaluator a cycle offers the
+// model a page it judges whole (top_n files, whatever --candidates asks
+// above it), taken from hone's own ranking first: no candidate keeps the
+// local score unseen, and no file is shown more than once besides the
+// second look hone's evidence asks for.
+func TestLLMJudgesEveryCandidate(t *testing.T) {
+	for _, tc := range []struct {
+		repo, task string
+	}{
+		{fixture, "Fix the authentication token expiry bug"},
+		{"../../testdata/campus-portal", "Fix the enrollment date validation bug"},
+	} {
+		t.Run(filepath.Base(tc.repo), func(t *testing.T) {
+			llmEnv(t)
+			const topN = 2
+			cfg := filepath.Join(t.TempDir(), "config.json")
+			if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`{"llm": {"top_n": %d, "no_cache": true}}`, topN)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("HONE_CONFIG", cfg)
+			code, out, stderr := run(t, "", "--repo", tc.repo, "--json", "--no-history", tc.task)
+			if code != ExitOK {
+				t.Fatalf("local run: exit %d: %s", code, stderr)
+			}
+			var local jsonResult
+			if err := json.Unmarshal([]byte(out), &local); err != nil {
+				t.Fatal(err)
+			}
+			srv, shown := judgingEndpoint(t)
+			code, out, stderr = run(t, "", "--repo", tc.repo, "--json", "--no-history", "--evaluator", "llm", "--llm-provider", "openai",
+				"--llm-base-url", srv.URL+"/v1", "--llm-model", "m", "--candidates", "40", tc.task)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var got jsonResult
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Cycles) < 2 {
+				t.Fatalf("%d cycles: the test needs a second page", len(got.Cycles))
+			}
+			for i, c := range got.Cycles {
+				if len(c.Evaluations) > topN {
+					t.Errorf("cycle %d judged %d files, want at most top_n %d", i+1, len(c.Evaluations), topN)
+				}
+				for _, e := range c.Evaluations {
+					if shown()[e.Path] == 0 {
+						t.Errorf("cycle %d: %s was judged without the model seeing it", i+1, e.Path)
+					}
+				}
+			}
+			for p, n := range shown() {
+				if n > 2 {
+					t.Errorf("%s was shown to the model %d times, want once and at most one second look", p, n)
+				}
+			}
+			// The first page is hone's own best files.
+			for _, e := range got.Cycles[0].Evaluations {
+				if !slices.ContainsFunc(local.Ranked[:topN], func(r struct {
+					Path      string  `json:"path"`
+					Relevance float64 `json:"relevance"`
+					Reason    string  `json:"reason"`
+				}) bool {
+					return r.Path == e.Path
+				}) {
+					t.Errorf("cycle 1 showed %s, not one of hone's first %d", e.Path, topN)
+				}
 			}
 		})
 	}

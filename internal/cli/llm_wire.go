@@ -34,6 +34,12 @@ func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptio
 		return nil, llmError{err}
 	}
 	opts.Evaluator = ev
+	// A cycle offers the model a page it judges whole: candidates past its
+	// top_n would keep the local score and never reach it (they count as
+	// judged). The page is hone's own ranking first (hone.Repo.Retrieve).
+	if n := ev.Config().TopN; opts.Loop.Candidates <= 0 || opts.Loop.Candidates > n {
+		opts.Loop.Candidates = n
+	}
 	return &llmRun{ev: ev, log: log}, nil
 }
 
