@@ -10,7 +10,7 @@ import (
 
 // promptVersion changes whenever the prompt or the judgment's meaning does,
 // so that old cached judgments are not reused.
-const promptVersion = "hone-llm-1"
+const promptVersion = "hone-llm-2"
 
 // cache stores judgments as small JSON files, <dir>/<k[:2]>/<k>.json, where k
 // is the SHA-256 of (prompt version, provider, model, task, path, SHA-256 of

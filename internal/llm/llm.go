@@ -19,7 +19,11 @@
 //     model in batches of BatchSize, at most Concurrency requests at once.
 //     The prompt states the task and the relevance scale (0.8-1.0 directly
 //     implements the target; 0.5-0.7 related patterns or types; 0.2-0.4
-//     tangential; below 0.2 not relevant) and asks for strict JSON:
+//     tangential; below 0.2 not relevant), puts above each view hone's own
+//     evidence for the file ("hone 0.93: defines isTokenExpired:+0.35, ...",
+//     loop.Candidate.EvidenceBrief, a second opinion as a judge over MCP
+//     gets) and, for a second look, why the file is shown again (the note is
+//     part of the cache key), and asks for strict JSON:
 //     {"evaluations":[{"path","relevance","reason","missing_context","critical"}],"keywords":[…]}.
 //  4. Each reply is validated: paths not in the batch are dropped, a relevance
 //     slightly outside [0,1] is clamped and one far outside is rejected, a
@@ -242,9 +246,31 @@ type outcome struct {
 	late bool // the time budget ran out first
 }
 
-// item is one file to judge.
+// item is one file to judge: its view, and the note above it (hone's
+// evidence, and why it is shown again).
 type item struct {
-	path, view, key string
+	path, note, view, key string
+}
+
+// evidenceNotes returns, by path, what the prompt says above a candidate's
+// view: hone's own evidence (loop.Candidate.EvidenceBrief), as a judge over
+// MCP sees it beside each excerpt, and for a second look why the file is
+// shown again ("second look: judged 0.30, hone's evidence 0.85").
+func evidenceNotes(cands []loop.Candidate) map[string]string {
+	out := make(map[string]string, len(cands))
+	for _, c := range cands {
+		var lines []string
+		if c.SecondLook() {
+			lines = append(lines, c.Via[0])
+		}
+		if b := c.EvidenceBrief(); b != "" {
+			lines = append(lines, b)
+		}
+		if len(lines) > 0 {
+			out[c.Path] = strings.Join(lines, "\n") + "\n"
+		}
+	}
+	return out
 }
 
 // Evaluate implements loop.Evaluator.
@@ -259,6 +285,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 	outcomes := map[string]outcome{}
 	var todo []item
 	terms := in.Query.Terms()
+	notes := evidenceNotes(in.Candidates)
 	for _, p := range e.pick(in, out) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -281,13 +308,14 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 		if max := e.cfg.PerFileTokens * viewBytesPerToken; len(view) > max {
 			view = truncate(view, max)
 		}
-		key := cacheKey(e.cfg.Provider, e.cfg.Model, in.Task, p, view)
+		note, _ := secret.Mask(p, notes[p])
+		key := cacheKey(e.cfg.Provider, e.cfg.Model, in.Task, p, note+view)
 		if j, ok := e.cache.get(key); ok {
 			outcomes[p] = outcome{j: &j}
 			e.count(func(u *Usage) { u.CacheHits++ })
 			continue
 		}
-		todo = append(todo, item{path: p, view: view, key: key})
+		todo = append(todo, item{path: p, note: note, view: view, key: key})
 	}
 
 	var (
@@ -544,7 +572,7 @@ Give each file shown a relevance to the task:
 - 0.2-0.4: tangential (same area, unlikely to be needed)
 - below 0.2: not relevant
 
-Judge from the views shown: a view lists a file's definitions and the lines that match the search terms ("…" marks elided lines). Give a one-sentence reason naming the code that decides it. In missing_context name what the task still needs that the file does not show (such as "definition of SessionManager" or "caller of validate_token"); set critical to true when that context is needed to make the change. In keywords give up to 8 identifiers or terms of this codebase worth searching for next.
+Judge from the views shown: a view lists a file's definitions and the lines that match the search terms ("…" marks elided lines). A line "hone 0.93: …" above a view is the search tool's own estimate from word statistics, the commit history and the code graph, with its largest reasons; it has not read the code as you do: a second opinion, not the answer. A line "second look: …" says you judged the file before and the tool's estimate disagrees: judge it again from the view. Give a one-sentence reason naming the code that decides it. In missing_context name what the task still needs that the file does not show (such as "definition of SessionManager" or "caller of validate_token"); set critical to true when that context is needed to make the change. In keywords give up to 8 identifiers or terms of this codebase worth searching for next.
 
 Reply with only a JSON object, one evaluation per file, paths exactly as given:
 {"evaluations":[{"path":"…","relevance":0.0,"reason":"…","missing_context":["…"],"critical":false}],"keywords":["…"]}`
@@ -554,7 +582,7 @@ func userPrompt(task string, batch []item) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task: %s\n\nFiles (%d):\n", task, len(batch))
 	for _, it := range batch {
-		fmt.Fprintf(&b, "\n### FILE: %s\n%s\n", it.path, strings.TrimRight(it.view, "\n"))
+		fmt.Fprintf(&b, "\n### FILE: %s\n%s%s\n", it.path, it.note, strings.TrimRight(it.view, "\n"))
 	}
 	return b.String()
 }

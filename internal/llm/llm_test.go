@@ -732,3 +732,58 @@ func TestNoRetryPastBudget(t *testing.T) {
 		t.Errorf("got %v %q, want %v %q", evs[0].Relevance, evs[0].Reason, localRel[0], want)
 	}
 }
+
+// TestEvidenceAboveEachView: the model sees hone's evidence above each view,
+// as a judge over MCP sees it beside each excerpt, and for a second look why
+// the file is shown again; a file hone did not weigh gets no such line, and
+// the note is part of the cache key (a second look is asked, not served
+// from the first judgment).
+func TestEvidenceAboveEachView(t *testing.T) {
+	for _, prov := range providers {
+		t.Run(prov, func(t *testing.T) {
+			var f *fake
+			f = newFake(t, prov, func(n int, s seen) response { return f.reply(judgeAll(s.Files, nil)) })
+			cfg := f.config()
+			cfg.NoCache = false
+			cfg.CacheDir = t.TempDir()
+			in := input("auth/token.py", "auth/session.py", "docs/readme.md")
+			in.Candidates[0].Evidence, in.Candidates[0].EvidenceReason = 0.93, "defines refresh_token:+0.35, covers 3 of 3 task terms:+0.30, imported by auth/session.py:+0.10, changed by 4 commits:+0.02"
+			in.Candidates[1].Evidence, in.Candidates[1].EvidenceReason = 0.41, "bm25 0.30 of best:+0.13"
+			if _, err := newEval(t, cfg).Evaluate(context.Background(), in); err != nil {
+				t.Fatal(err)
+			}
+			reqs := f.seen()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			prompt := promptText(reqs[0].Body)
+			for _, want := range []string{
+				"### FILE: auth/token.py\nhone 0.93: defines refresh_token:+0.35, covers 3 of 3 task terms:+0.30, imported by auth/session.py:+0.10, ...\n",
+				"### FILE: auth/session.py\nhone 0.41: bm25 0.30 of best:+0.13\n",
+				"A line \"hone 0.93: …\" above a view",
+			} {
+				if !strings.Contains(prompt, want) {
+					t.Errorf("prompt lacks %q:\n%s", want, prompt)
+				}
+			}
+			if strings.Contains(prompt, "### FILE: docs/readme.md\nhone ") {
+				t.Errorf("a file hone did not weigh got an evidence line:\n%s", prompt)
+			}
+
+			// The second look of token.py: a new request, which says why.
+			again := input("auth/token.py")
+			again.Candidates[0] = in.Candidates[0]
+			again.Candidates[0].Via = []string{loop.SecondLook + "judged 0.10, hone's evidence 0.93"}
+			if _, err := newEval(t, cfg).Evaluate(context.Background(), again); err != nil {
+				t.Fatal(err)
+			}
+			reqs = f.seen()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want 2: the second look was served from the cache", len(reqs))
+			}
+			if want := "### FILE: auth/token.py\nsecond look: judged 0.10, hone's evidence 0.93\nhone 0.93: "; !strings.Contains(promptText(reqs[1].Body), want) {
+				t.Errorf("second look's prompt lacks %q:\n%s", want, promptText(reqs[1].Body))
+			}
+		})
+	}
+}
