@@ -496,3 +496,44 @@ func TestBriefReason(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionTiesByEvidence: of files a judge rated alike, the result puts
+// first the one hone's evidence rates higher, whatever the order they were
+// offered in; without evidence, the order they were offered in.
+func TestSessionTiesByEvidence(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"a", "b", "c", "d"}}
+	for _, tt := range []struct {
+		name     string
+		evidence Evaluator
+		want     []string
+	}{
+		{"evidence", tableEvaluator{"a": 0.5, "b": 0.6, "c": 0.9, "d": 0.7}, []string{"c", "b", "a", "d"}},
+		{"none", nil, []string{"a", "b", "c", "d"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sess, err := NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 1, Evidence: tt.evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cands, _ := sess.Dispatch(ctx)
+			// Three files alike, the fourth lower; none disputed (0.6 is
+			// below the threshold, and d's evidence below DisputeLow).
+			rel := map[string]float64{"a": 0.6, "b": 0.6, "c": 0.6, "d": 0.3}
+			var evals []Evaluation
+			for _, c := range cands {
+				evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
+			}
+			if _, err := sess.Judge(ctx, evals); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range sess.Result().Ranked {
+				got = append(got, e.Path)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Ranked (-want +got)\n%s", diff)
+			}
+		})
+	}
+}

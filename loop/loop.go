@@ -755,11 +755,18 @@ func (s *Session) Result() *Result {
 		Evidence: s.evidenceRanked()}
 }
 
-// sortEvals orders by relevance, then by first-seen order, then by path.
+// sortEvals orders by relevance, then by hone's evidence (Options.Evidence:
+// of two files a judge rated alike, the one hone rates higher first), then
+// by first-seen order, then by path.
 func (s *Session) sortEvals(es []Evaluation) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if es[i].Relevance != es[j].Relevance {
 			return es[i].Relevance > es[j].Relevance
+		}
+		ei, iok := s.evidence[es[i].Path]
+		ej, jok := s.evidence[es[j].Path]
+		if iok && jok && ei != ej {
+			return ei > ej
 		}
 		oi, iok := s.order[es[i].Path]
 		oj, jok := s.order[es[j].Path]
