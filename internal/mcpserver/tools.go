@@ -416,7 +416,7 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 	terms := q.Terms()
 	qv := convertQuery(q)
 	step := &Step{Session: sess.id, Cycle: sess.loop.Cycle(), Query: &qv, Candidates: make([]Candidate, 0, len(cands)),
-		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q.", len(cands), sess.loop.Cycle(), sess.id)}
+		Next: fmt.Sprintf("Judge the %d candidate(s) of cycle %d (relevance 0..1, reason, missing_context, terms) and call judge with session %q; add done: true if you then have what the task needs (each cycle costs what this one does).", len(cands), sess.loop.Cycle(), sess.id)}
 	if slices.ContainsFunc(cands, loop.Candidate.SecondLook) {
 		// Said only when it applies: every answer is read, and paid for.
 		step.Next += " A candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its excerpt, which shows more of the file than the first."
