@@ -695,7 +695,9 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	if err != nil {
 		return nil, err
 	}
-	if err := r.prior(ctx, ix, text, opts, w); err != nil {
+	// Cancelled while hone ranks for the judge: the loop below stops at
+	// once and returns the (empty) result so far with the context's error.
+	if err := r.prior(ctx, ix, text, opts, w); err != nil && ctx.Err() == nil {
 		return nil, err
 	}
 	lr, err := loop.Run(ctx, text, w.searcher, w.evaluator, w.refiner, w.opts)
