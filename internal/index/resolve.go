@@ -91,7 +91,7 @@ func (ix *Index) ResolveImport(from ID, imp string) []ID {
 	switch f.Lang {
 	case "python":
 		return ix.resolvePython(f.Path, imp)
-	case "javascript", "typescript", "tsx":
+	case "javascript", "typescript", "tsx", "vue", "svelte":
 		return ix.resolveJS(f.Path, imp)
 	case "go":
 		return ix.resolveGo(imp)

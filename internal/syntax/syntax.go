@@ -79,7 +79,8 @@ type Tag struct {
 // Result is what Extract finds in one file.
 type Result struct {
 	// Lang is the language name ("python", "go", "javascript", "typescript",
-	// "tsx", "java", "rust", "c", "cpp", "csharp", "ruby", "php") or "text".
+	// "tsx", "java", "rust", "c", "cpp", "csharp", "ruby", "php"; "vue" and
+	// "svelte" for single-file components, see sfc.go) or "text".
 	Lang string
 	Defs []Tag
 	Refs []Tag
@@ -111,7 +112,11 @@ var extLang = map[string]string{
 // Language returns the language of a path by its name, or "" when hone has no
 // grammar for it (the file is then indexed as plain text).
 func Language(p string) string {
-	return extLang[strings.ToLower(path.Ext(p))]
+	ext := strings.ToLower(path.Ext(p))
+	if l, ok := sfcLangs[ext]; ok {
+		return l
+	}
+	return extLang[ext]
 }
 
 // Extract parses src as the language of path. Files of no known language get
@@ -122,6 +127,9 @@ func Extract(path string, src []byte) (Result, error) {
 	lang := Language(path)
 	if lang == "" {
 		return Result{Lang: "text"}, nil
+	}
+	if IsComponentLang(lang) {
+		return extractComponent(path, lang, src)
 	}
 	g := grammars[lang]
 	return g.extract(path, src)

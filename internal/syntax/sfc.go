@@ -1,0 +1,82 @@
+package syntax
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Single-file components
+//
+// A Vue (.vue) or Svelte (.svelte) component holds its code in <script>
+// blocks between markup and styles: a <script setup lang="ts"> of a Vue
+// component imports the composables and stores it uses and defines the
+// functions its template calls. hone reads those blocks with the
+// JavaScript or TypeScript grammar and leaves the rest out: sfcScript
+// blanks every byte outside the blocks' contents (a newline stays a
+// newline), so that the lines and byte offsets of definitions, references
+// and imports are the file's own. A block is TypeScript when its lang
+// attribute says ts, typescript or tsx; the component is read as
+// TypeScript when any block is. The file's Lang is "vue" or "svelte"; its
+// imports resolve as JavaScript's do.
+
+// sfcLangs maps the extensions of single-file components to their Lang.
+var sfcLangs = map[string]string{".vue": "vue", ".svelte": "svelte"}
+
+// IsComponentLang reports whether lang is that of a single-file component,
+// whose imports resolve as JavaScript's.
+func IsComponentLang(lang string) bool { return lang == "vue" || lang == "svelte" }
+
+var (
+	// scriptRE matches a <script> block: its attributes, then its contents.
+	scriptRE = regexp.MustCompile(`(?is)<script(\s[^>]*)?>(.*?)</script\s*>`)
+	// tsLangRE matches a lang attribute naming TypeScript.
+	tsLangRE = regexp.MustCompile(`(?i)\blang\s*=\s*["']?(ts|typescript|tsx)\b`)
+)
+
+// sfcScript returns src with everything outside its <script> blocks' contents
+// blanked, and the grammar to read them with ("typescript", "tsx" or
+// "javascript"); ok is false when src has no script block.
+func sfcScript(src []byte) (out []byte, grammar string, ok bool) {
+	blocks := scriptRE.FindAllSubmatchIndex(src, -1)
+	if len(blocks) == 0 {
+		return nil, "", false
+	}
+	out = make([]byte, len(src))
+	for i, c := range src {
+		if c == '\n' {
+			out[i] = '\n'
+		} else {
+			out[i] = ' '
+		}
+	}
+	grammar = "javascript"
+	for _, b := range blocks {
+		copy(out[b[4]:b[5]], src[b[4]:b[5]])
+		if b[2] < 0 {
+			continue // no attributes
+		}
+		if m := tsLangRE.FindSubmatch(src[b[2]:b[3]]); m != nil {
+			if strings.EqualFold(string(m[1]), "tsx") {
+				grammar = "tsx"
+			} else if grammar != "tsx" {
+				grammar = "typescript"
+			}
+		}
+	}
+	return out, grammar, true
+}
+
+// extractComponent extracts the tags of a single-file component (see
+// Single-file components).
+func extractComponent(path, lang string, src []byte) (Result, error) {
+	if len(src) > MaxParseSize {
+		return Result{Lang: lang, Incomplete: "too large to parse"}, nil
+	}
+	code, grammar, ok := sfcScript(src)
+	if !ok {
+		return Result{Lang: lang}, nil
+	}
+	res, err := grammars[grammar].extract(path, code)
+	res.Lang = lang
+	return res, err
+}

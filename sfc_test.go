@@ -1,0 +1,140 @@
+package hone_test
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
+)
+
+// The code of a Vue or Svelte component is in its <script> blocks: hone
+// knows what the script defines and imports, as it does for a .ts file.
+// Two apps written apart; in each the task describes what a component's
+// function does, and a store or helper the component imports does the
+// work.
+func TestComponentScripts(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		task   string
+		target string
+		def    string // a definition of the target's script its reason names
+		uses   string // a file the target imports, whose reason says so
+	}{
+		{
+			name: "vue",
+			files: map[string]string{
+				"src/components/CheckoutForm.vue": `<template>
+  <form @submit.prevent="applyCoupon">
+    <input v-model="code" placeholder="Coupon" />
+    <p v-if="expired">This coupon has expired</p>
+  </form>
+</template>
+
+<script setup lang="ts">
+import { ref } from 'vue'
+import { useCart } from '../stores/cart'
+
+const code = ref('')
+const expired = ref(false)
+const cart = useCart()
+
+async function applyCoupon(): Promise<void> {
+  const coupon = await cart.lookupCoupon(code.value)
+  expired.value = coupon.validUntil < Date.now()
+  if (!expired.value) cart.discount = coupon.percent
+}
+</script>
+`,
+				"src/components/CartList.vue": `<template>
+  <ul><li v-for="item in cart.items" :key="item.id">{{ item.name }}</li></ul>
+</template>
+<script setup lang="ts">
+import { useCart } from '../stores/cart'
+const cart = useCart()
+</script>
+`,
+				"src/stores/cart.ts": `import { defineStore } from 'pinia'
+
+export const useCart = defineStore('cart', {
+  state: () => ({ items: [] as { id: number; name: string }[], discount: 0 }),
+  actions: {
+    async lookupCoupon(code: string) {
+      const res = await fetch('/api/coupons/' + code)
+      return res.json()
+    },
+  },
+})
+`,
+				"src/api/client.ts": "export function get(url: string) { return fetch(url) }\n",
+			},
+			task:   "applyCoupon accepts a coupon after its expiry",
+			target: "src/components/CheckoutForm.vue",
+			def:    "applyCoupon",
+			uses:   "src/stores/cart.ts",
+		},
+		{
+			name: "svelte",
+			files: map[string]string{
+				"src/lib/UploadDropzone.svelte": `<script>
+  import { startUpload } from './uploads.js';
+
+  export let maxBytes = 5_000_000;
+  let rejected = [];
+
+  function handleDrop(event) {
+    const files = [...event.dataTransfer.files];
+    rejected = files.filter((f) => f.size > maxBytes);
+    files.filter((f) => f.size <= maxBytes).forEach(startUpload);
+  }
+</script>
+
+<div class="zone" on:drop|preventDefault={handleDrop}>
+  Drop files here
+  {#each rejected as f}<p>{f.name} is too large</p>{/each}
+</div>
+`,
+				"src/lib/uploads.js": `export function startUpload(file) {
+  const body = new FormData();
+  body.append('file', file);
+  return fetch('/upload', { method: 'POST', body });
+}
+`,
+				"src/lib/Header.svelte": "<script>\n  export let title = '';\n</script>\n<h1>{title}</h1>\n",
+				"src/routes/+page.svelte": "<script>\n  import UploadDropzone from '$lib/UploadDropzone.svelte';\n</script>\n<UploadDropzone />\n",
+			},
+			task:   "handleDrop lets files larger than the limit through",
+			target: "src/lib/UploadDropzone.svelte",
+			def:    "handleDrop",
+			uses:   "src/lib/uploads.js",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := open(t, testrepo.Write(t, tc.files)).Retrieve(context.Background(), tc.task, hone.RetrieveOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Ranked) == 0 || res.Ranked[0].Path != tc.target {
+				t.Fatalf("want %s first:%s", tc.target, dump(res.Ranked))
+			}
+			if !strings.Contains(res.Ranked[0].Reason, "defines "+tc.def) {
+				t.Errorf("%s: the reason does not name its script's %s: %s", tc.target, tc.def, res.Ranked[0].Reason)
+			}
+			found := false
+			for _, e := range res.Ranked {
+				if e.Path == tc.uses {
+					found = true
+					if !strings.Contains(e.Reason, "imported by "+path.Base(tc.target)) {
+						t.Errorf("%s: the reason does not say %s imports it: %s", tc.uses, tc.target, e.Reason)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s, which %s imports, is not ranked:%s", tc.uses, tc.target, dump(res.Ranked))
+			}
+		})
+	}
+}
