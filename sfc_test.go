@@ -103,7 +103,7 @@ export const useCart = defineStore('cart', {
   return fetch('/upload', { method: 'POST', body });
 }
 `,
-				"src/lib/Header.svelte": "<script>\n  export let title = '';\n</script>\n<h1>{title}</h1>\n",
+				"src/lib/Header.svelte":   "<script>\n  export let title = '';\n</script>\n<h1>{title}</h1>\n",
 				"src/routes/+page.svelte": "<script>\n  import UploadDropzone from '$lib/UploadDropzone.svelte';\n</script>\n<UploadDropzone />\n",
 			},
 			task:   "handleDrop lets files larger than the limit through",
