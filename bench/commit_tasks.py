@@ -22,8 +22,10 @@ import re
 import subprocess
 import sys
 
-SOURCE = ("vue", "svelte", "ts", "tsx", "js", "jsx", "mjs", "py", "go", "rs", "java", "cs")
-LEFT_OUT = re.compile(r"(^|/)(tests?|__tests__|docs|playgrounds?|examples?)/|\.spec\.|\.test\.|\.d\.ts$")
+SOURCE = ("vue", "svelte", "ts", "tsx", "js", "jsx", "mjs", "py", "go", "rs", "java", "cs", "kt", "swift", "scala", "dart")
+LEFT_OUT = re.compile(r"(^|/)(\w*[Tt]ests?|__tests__|docs|playgrounds?|examples?|samples?|buildSrc)/|\.spec\.|\.test\.|\.d\.ts$")
+# Commits that only move versions or dependencies say nothing of the code.
+CHORE = re.compile(r"(?i)^(update|bump|upgrade)\b.*\b(dependency|dependencies|version|to v?\d)|^(release|prepare|merge|revert)\b|\bv?\d+\.\d+\.\d+")
 SUBJECT = re.compile(r"^(fix|feat|perf|refactor)(\([^)]*\))?!?:\s*(.+)$")
 
 
@@ -34,6 +36,8 @@ def main():
     ap.add_argument("--want", default="vue,svelte", help="extensions a gold file must have (comma-separated)")
     ap.add_argument("--n", type=int, default=40)
     ap.add_argument("--depth", type=int, default=1500)
+    ap.add_argument("--any-subject", action="store_true",
+                    help="take plain subjects too (\"Fix crash when ...\"), for repositories without conventional commits")
     args = ap.parse_args()
     want = set(args.want.split(","))
 
@@ -46,9 +50,15 @@ def main():
         if " " in parents:
             continue
         m = SUBJECT.match(subject)
-        if not m:
+        if m:
+            task = m.group(3).strip()
+        elif args.any_subject and not re.match(r"^\w+(\([^)]*\))?!?:", subject):
+            task = subject.strip()
+        else:
             continue
-        task = re.sub(r"\s*\(#\d+\)\s*$", "", m.group(3).strip())
+        task = re.sub(r"\s*\(#\d+\)\s*$", "", task)
+        if CHORE.search(task):
+            continue
         if len(task.split()) < 2:
             continue
         task = task[0].upper() + task[1:]
