@@ -10,9 +10,9 @@ import (
 	"github.com/hone-dev/hone/internal/testrepo"
 )
 
-// The code of a Vue or Svelte component is in its <script> blocks: hone
-// knows what the script defines and imports, as it does for a .ts file.
-// Two apps written apart; in each the task describes what a component's
+// The code of a Vue or Svelte component is in its <script> blocks, an
+// Astro component's in its frontmatter: hone knows what that code defines
+// and imports, as it does for a .ts file. Three apps written apart; in each the task describes what a component's
 // function does, and a store or helper the component imports does the
 // work.
 func TestComponentScripts(t *testing.T) {
@@ -110,6 +110,31 @@ export const useCart = defineStore('cart', {
 			target: "src/lib/UploadDropzone.svelte",
 			def:    "handleDrop",
 			uses:   "src/lib/uploads.js",
+		},
+		{
+			name: "astro",
+			files: map[string]string{
+				"src/components/PriceTag.astro": `---
+import { roundToCents } from '../lib/money';
+
+interface Props { amount: number; currency: string }
+const { amount, currency } = Astro.props;
+
+function formatPrice(value: number, code: string): string {
+  const cents = roundToCents(value);
+  return (cents / 100).toFixed(2) + ' ' + code;
+}
+---
+<span class="price">{formatPrice(amount, currency)}</span>
+`,
+				"src/lib/money.ts":            "export function roundToCents(value: number): number {\n  return Math.floor(value * 100);\n}\n",
+				"src/components/Footer.astro": "---\nconst year = new Date().getFullYear();\n---\n<footer>{year}</footer>\n",
+				"src/pages/index.astro":       "---\nimport PriceTag from '../components/PriceTag.astro';\n---\n<PriceTag amount={9.99} currency=\"EUR\" />\n",
+			},
+			task:   "formatPrice rounds prices down by a cent",
+			target: "src/components/PriceTag.astro",
+			def:    "formatPrice",
+			uses:   "src/lib/money.ts",
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,10 +22,10 @@ import re
 import subprocess
 import sys
 
-SOURCE = ("vue", "svelte", "ts", "tsx", "js", "jsx", "mjs", "py", "go", "rs", "java", "cs", "kt", "swift", "scala", "dart")
+SOURCE = ("vue", "svelte", "astro", "ts", "tsx", "js", "jsx", "mjs", "py", "go", "rs", "java", "cs", "kt", "swift", "scala", "dart")
 LEFT_OUT = re.compile(r"(^|/)(\w*[Tt]ests?|__tests__|docs|playgrounds?|examples?|samples?|buildSrc)/|\.spec\.|\.test\.|\.d\.ts$")
 # Commits that only move versions or dependencies say nothing of the code.
-CHORE = re.compile(r"(?i)^(update|bump|upgrade)\b.*\b(dependency|dependencies|version|to v?\d)|^(release|prepare|merge|revert)\b|\bv?\d+\.\d+\.\d+")
+CHORE = re.compile(r"(?i)^(update|bump|upgrade)\b.*\b(dependency|dependencies|version|to v?\d)|^(release|prepare|merge|revert|format|lint)\b|^\[[^\]]*\]|\bv?\d+\.\d+\.\d+")
 SUBJECT = re.compile(r"^(fix|feat|perf|refactor)(\([^)]*\))?!?:\s*(.+)$")
 
 

@@ -159,6 +159,7 @@ func extractorPrint() uint64 {
 			{"p/m.py", "import os\nfrom .a import b\nclass A(B):\n    def f(self):\n        g()\n"},
 			{"p/m.go", "package m\nimport \"fmt\"\ntype T struct{}\nfunc (T) F() { fmt.Println() }\n"},
 			{"p/m.ts", "import { a } from './a'\nexport class C { m(): void { a() } }\ninterface I { f(): void }\n"},
+			{"p/M.astro", "---\nimport A from './A.astro'\nfunction f() { return A }\n---\n<div>{f()}</div>\n"},
 			{"p/M.vue", "<template><div/></template>\n<script setup lang=\"ts\">\nimport { a } from './a'\nfunction f(): void { a() }\n</script>\n"},
 			{"p/M.java", "package p;\ninterface I { void f(); }\nclass M implements I { public void f() {} }\n"},
 			{"p/m.c", "#include \"m.h\"\nint f(int);\nint g(void) { return f(1); }\n"},

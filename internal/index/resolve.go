@@ -77,7 +77,7 @@ func ext(p string) string {
 
 var (
 	pyExts   = []string{".py", ".pyi"}
-	jsExts   = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".vue", ".svelte"}
+	jsExts   = []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".d.ts", ".vue", ".svelte", ".astro"}
 	javaExts = []string{".java", ".kt", ".scala", ".groovy"}
 )
 
@@ -91,7 +91,7 @@ func (ix *Index) ResolveImport(from ID, imp string) []ID {
 	switch f.Lang {
 	case "python":
 		return ix.resolvePython(f.Path, imp)
-	case "javascript", "typescript", "tsx", "vue", "svelte":
+	case "javascript", "typescript", "tsx", "vue", "svelte", "astro":
 		return ix.resolveJS(f.Path, imp)
 	case "go":
 		return ix.resolveGo(imp)

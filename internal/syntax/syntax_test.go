@@ -22,7 +22,7 @@ func TestLanguage(t *testing.T) {
 		"a.cc": "cpp", "a.cpp": "cpp", "a.cxx": "cpp", "a.hpp": "cpp", "a.hh": "cpp", "a.hxx": "cpp",
 		"a.cs": "csharp", "a.rb": "ruby", "a.php": "php", "A.PY": "python",
 		"README.md": "", "Makefile": "", "a.txt": "", ".py": "python",
-		"App.vue": "vue", "x/Counter.svelte": "svelte", "A.VUE": "vue",
+		"App.vue": "vue", "x/Counter.svelte": "svelte", "A.VUE": "vue", "src/Card.astro": "astro",
 	}
 	for p, want := range tests {
 		if got := Language(p); got != want {
