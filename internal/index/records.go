@@ -100,6 +100,14 @@ const (
 	// flushEvery: the records gathered are written once they hold this
 	// many bytes.
 	flushEvery = 8 << 20
+	// recordsFill is how full bbolt fills a page when a node splits (its
+	// default is half): the keys are hashes, so every write lands all over
+	// the tree, and half-full pages made records.db half air (BENCHMARKS.md,
+	// *The records store*).
+	recordsFill = 0.95
+	// recordsAlloc is the step by which the file grows (bbolt's default is
+	// 16 MiB, up to that much unused at the end of the file).
+	recordsAlloc = 2 << 20
 )
 
 // recordsBudget is the store's budget when Options leave it unset:
@@ -496,6 +504,7 @@ func acquireDB(p string) (*sharedDB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.AllocSize = recordsAlloc
 	if stores.open == nil {
 		stores.open = map[string]*sharedDB{}
 	}
@@ -659,11 +668,20 @@ func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recor
 	if err != nil {
 		return err
 	}
-	for k, v := range puts {
+	// Pages filled to fillPercent, not bbolt's half, and the keys in order
+	// (see recordsFill).
+	b.FillPercent = recordsFill
+	keys := make([]recordKey, 0, len(puts))
+	for k := range puts {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b recordKey) int { return bytes.Compare(a[:], b[:]) })
+	for _, k := range keys {
 		// Keys name contents: one already there is the same record.
 		if !bad[k] && b.Get(k[:]) != nil {
 			continue
 		}
+		v := puts[k]
 		if err := b.Put(k[:], v); err != nil {
 			return err
 		}

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -484,5 +486,67 @@ func TestRecordsCutUnderUse(t *testing.T) {
 				t.Errorf("Opens after the cut one: %+v; want every file recalled", st)
 			}
 		})
+	}
+}
+
+// TestRecordsPagesFilled: the records of one flush (all of a repository up
+// to django's size, flushEvery) go in in key order into pages filled to
+// recordsFill, not bbolt's half, and the file grows by small steps. (Later
+// flushes land all over the key space, keys being hashes, and split pages
+// as before: a store written over many flushes stays about 70 % full.)
+func TestRecordsPagesFilled(t *testing.T) {
+	cache := t.TempDir()
+	rs, err := openRecords(cache, DefaultRecordsMax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var data int
+	for batch := 0; batch < 1; batch++ {
+		for i := 0; i < 4000; i++ {
+			var k recordKey
+			for j := range k {
+				k[j] = byte(rng.IntN(256))
+			}
+			v := make([]byte, 40+rng.IntN(400)) // small records: inline in leaf pages
+			for j := range v {
+				v[j] = byte(rng.IntN(256))
+			}
+			rs.put(k, v)
+			data += len(k) + len(v)
+		}
+		if err := rs.flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var st bolt.BucketStats
+	err = rs.sh.call(func(db *bolt.DB) error {
+		return db.View(func(tx *bolt.Tx) error {
+			return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+				if bytes.HasPrefix(name, []byte("g")) {
+					s := b.Stats()
+					st.LeafAlloc += s.LeafAlloc
+					st.LeafInuse += s.LeafInuse
+				}
+				return nil
+			})
+		})
+	})
+	rs.close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.LeafInuse < data {
+		t.Fatalf("leaf bytes in use %d < the %d bytes written: the test counts wrong", st.LeafInuse, data)
+	}
+	if fill := float64(st.LeafInuse) / float64(st.LeafAlloc); fill < 0.85 {
+		t.Errorf("leaf pages %.0f %% full (%d of %d bytes), want at least 85 %%", 100*fill, st.LeafInuse, st.LeafAlloc)
+	}
+	fi, err := os.Stat(filepath.Join(cache, recordsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if max := int64(st.LeafAlloc) + 2*recordsAlloc + 1<<20; fi.Size() > max {
+		t.Errorf("records.db is %d bytes for %d of leaf pages, want at most %d", fi.Size(), st.LeafAlloc, max)
 	}
 }
