@@ -598,6 +598,9 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 		DemoteTests: !opts.IncludeTests && !t.MentionsTests,
 		DemoteDocs:  !t.MentionsDocs,
 		DemoteBuild: true,
+		// Settings, manifests and CI rank below code unless the task
+		// names them.
+		DemoteConfig: !t.MentionsConfig,
 	}
 	anchors := anchor.Set{}
 	if !opts.Off.Symbols {

@@ -17,6 +17,10 @@
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
+//	config: settings, manifests and CI, not code: a file under .github,
+//	       .gitlab, .circleci, .vscode, .idea or .devcontainer, or with a
+//	       data or settings extension (.yml, .yaml, .toml, .json, .xml,
+//	       .ini, .cfg, .conf, .properties, .lock, .DotSettings)
 //	vendored: bundled third-party code, by package vendored's rules
 //	       (Linguist's): indexed only with --include-vendored, and then
 //	       neither the project's code nor its vocabulary, whatever its
@@ -40,6 +44,7 @@ const (
 	Example
 	Build
 	Vendored
+	Config
 )
 
 func (k Kind) String() string {
@@ -54,6 +59,8 @@ func (k Kind) String() string {
 		return "build output"
 	case Vendored:
 		return "vendored"
+	case Config:
+		return "config"
 	}
 	return "code"
 }
@@ -65,7 +72,11 @@ var (
 	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
 		"playground", "playgrounds")
 	buildDirs = set("dist")
-	docExts   = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
+	// configDirs are read at the top of the tree only.
+	configDirs = set(".github", ".gitlab", ".circleci", ".vscode", ".idea", ".devcontainer")
+	configExts = set(".yml", ".yaml", ".toml", ".json", ".jsonc", ".json5", ".xml", ".ini", ".cfg", ".conf",
+		".properties", ".lock", ".dotsettings")
+	docExts = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
 )
 
 func set(xs ...string) map[string]bool {
@@ -114,6 +125,9 @@ func Of(p string) Kind {
 		if exampleDirs[d] {
 			return Example
 		}
+	}
+	if configExts[ext] || configDirs[dirs[0]] {
+		return Config
 	}
 	return Code
 }

@@ -7,6 +7,19 @@ func TestOf(t *testing.T) {
 		path string
 		want Kind
 	}{
+		// Settings, manifests and CI.
+		{".github/workflows/ci.yml", Config},
+		{".github/actions/setup/action.yaml", Config},
+		{".github/scripts/release.py", Config},
+		{"pyproject.toml", Config},
+		{"packages/core/package.json", Config},
+		{"Npgsql.sln.DotSettings", Config},
+		{"core/pom.xml", Config},
+		{"src/config.ts", Code},
+		{"src/settings.py", Code},
+		{"app/.github/notes.py", Code},
+		{"tests/fixtures/user.json", Test},
+		{"docs/_config.yml", Doc},
 		// Python.
 		{"tests/test_views.py", Test},
 		{"app/test_models.py", Test},

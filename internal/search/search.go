@@ -54,6 +54,8 @@ type Options struct {
 	DemoteTests bool
 	DemoteDocs  bool
 	DemoteBuild bool
+	// DemoteConfig demotes settings, manifests and CI files (pathclass.Config).
+	DemoteConfig bool
 }
 
 // Searcher runs queries against one index. It is safe for concurrent use.
@@ -100,6 +102,10 @@ func (o Options) Factor(p string) float64 {
 	case pathclass.Build, pathclass.Vendored:
 		if o.DemoteBuild {
 			return BuildFactor
+		}
+	case pathclass.Config:
+		if o.DemoteConfig {
+			return DocFactor
 		}
 	}
 	return 1

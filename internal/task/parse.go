@@ -24,6 +24,7 @@ type parser struct {
 	framed map[Frame]bool
 	tests  bool
 	docs   bool
+	config bool
 	// oneLine: the task is one line, every word of it chosen (see
 	// softStop); aside: the softStop words it uses as a circumstance
 	// ("after an error"), which stay stop words.
@@ -245,7 +246,9 @@ var (
 	entities  = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`, "&#39;", "'", "&nbsp;", " ")
 	spanRE    = regexp.MustCompile("(`+)([^`]+?)`+")
 	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test ?cases?|test coverage|test suites?|specs?)\b|\b(?:tests|test cases|(?:a|an|unit|regression|integration|e2e)\s+tests?)\s+(?:for|to cover|covering)\b|\btest coverage\b|\bunit[ -]tests?\b)`)
-	docsRE    = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial)\b|^\s*docs?(?:\([^)]*\))?:)`)
+	// configRE: the task is about settings, manifests, dependencies or CI.
+	configRE = regexp.MustCompile(`(?i)\b(?:ci|workflows?|pipelines?|github actions?|ya?ml|toml|json|xml|ini|manifests?|dependenc(?:y|ies)|deps|lint(?:er|ing)?|eslint|prettier|tsconfig|dockerfile|docker|renovate|dependabot|config|configuration|settings file|setup\.cfg|pyproject|gradle|pom|makefile|editorconfig)\b`)
+	docsRE   = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial)\b|^\s*docs?(?:\([^)]*\))?:)`)
 )
 
 // proseLine parses a line of prose; f scales its weights (the title).
@@ -281,6 +284,9 @@ func (p *parser) proseLine(line, nextLine string, f float64, heading bool) {
 		})
 	}
 	line = p.prosePaths(line, f)
+	if !p.config && configRE.MatchString(line) {
+		p.config = true
+	}
 	if !p.tests || !p.docs {
 		low := strings.ToLower(line)
 		if !p.tests && strings.Contains(low, "test") && testAskRE.MatchString(line) {

@@ -154,6 +154,9 @@ type Task struct {
 	MentionsTests bool
 	// MentionsDocs is true when the task is about documentation.
 	MentionsDocs bool
+	// MentionsConfig is true when the task names settings, manifests,
+	// dependencies or CI ("config", "workflow", "yaml", "dependencies").
+	MentionsConfig bool
 }
 
 // Frame is one stack-trace frame.
@@ -285,4 +288,5 @@ func (p *parser) fill(t *Task) {
 	t.Frames = p.frames
 	t.MentionsTests = p.tests
 	t.MentionsDocs = p.docs
+	t.MentionsConfig = p.config
 }

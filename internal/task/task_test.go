@@ -213,23 +213,30 @@ func TestNames(t *testing.T) {
 
 func TestMentions(t *testing.T) {
 	tests := []struct {
-		text        string
-		tests, docs bool
+		text                string
+		tests, docs, config bool
 	}{
-		{"Fix the authentication token expiry bug", false, false},
-		{"Add a test for the token refresh", true, false},
-		{"Add unit tests for SessionManager", true, false},
-		{"Fix the failing test TestExpiry", true, false},
-		{"We need more tests for the parser", true, false},
-		{"Write regression tests covering the date parser", true, false},
-		{"The test passes but the app crashes", false, false},
-		{"Crash\n```\nFile \"tests/test_x.py\", line 3, in test_y\nAssertionError\n```", false, false},
-		{"import unittest breaks under unittest.mock", false, false},
-		{"Update the documentation for the cache settings", false, true},
-		{"Typo in the README", false, true},
-		{"docs: explain retries", false, true},
-		{"According to the docs this should work", false, false},
-		{"Fix the docstring of parse_date", false, true},
+		{"Fix the authentication token expiry bug", false, false, false},
+		{"Add a test for the token refresh", true, false, false},
+		{"Add unit tests for SessionManager", true, false, false},
+		{"Fix the failing test TestExpiry", true, false, false},
+		{"We need more tests for the parser", true, false, false},
+		{"Write regression tests covering the date parser", true, false, false},
+		{"The test passes but the app crashes", false, false, false},
+		{"Crash\n```\nFile \"tests/test_x.py\", line 3, in test_y\nAssertionError\n```", false, false, false},
+		{"import unittest breaks under unittest.mock", false, false, false},
+		{"Update the documentation for the cache settings", false, true, false},
+		{"Typo in the README", false, true, false},
+		{"docs: explain retries", false, true, false},
+		{"According to the docs this should work", false, false, false},
+		{"Fix the docstring of parse_date", false, true, false},
+		{"Add Node 22 to the CI matrix", false, false, true},
+		{"Run the lint workflow on pull requests", false, false, true},
+		{"Bump the minimum version in pyproject", false, false, true},
+		{"Read the port from the YAML settings", false, false, true},
+		{"Pass correct jsx config for esbuild-loader", false, false, true},
+		{"Configurable compression level for zstd", false, false, false},
+		{"Make --grid work when not in TTY", false, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
@@ -239,6 +246,9 @@ func TestMentions(t *testing.T) {
 			}
 			if got.MentionsDocs != tc.docs {
 				t.Errorf("Parse(%q).MentionsDocs = %v, want %v", tc.text, got.MentionsDocs, tc.docs)
+			}
+			if got.MentionsConfig != tc.config {
+				t.Errorf("Parse(%q).MentionsConfig = %v, want %v", tc.text, got.MentionsConfig, tc.config)
 			}
 		})
 	}
