@@ -13,7 +13,8 @@
 //	       *.adoc; changelogs and release notes without a source extension
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks,
-//	       playground(s) (the sample projects a JavaScript tool tests against)
+//	       playground(s) (the sample projects a JavaScript tool tests against);
+//	       a file named demo or example (demo.vue beside a composable)
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
@@ -71,7 +72,10 @@ var (
 	docDirs     = set("doc", "docs", "documentation", "_docs")
 	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
 		"playground", "playgrounds")
-	buildDirs = set("dist")
+	// exampleStems: a file named demo or example beside the code it shows
+	// (vueuse's useDraggable/demo.vue).
+	exampleStems = set("demo", "example")
+	buildDirs    = set("dist")
 	// configDirs are read at the top of the tree only.
 	configDirs = set(".github", ".gitlab", ".circleci", ".vscode", ".idea", ".devcontainer")
 	configExts = set(".yml", ".yaml", ".toml", ".json", ".jsonc", ".json5", ".xml", ".ini", ".cfg", ".conf",
@@ -125,6 +129,9 @@ func Of(p string) Kind {
 		if exampleDirs[d] {
 			return Example
 		}
+	}
+	if exampleStems[stem] {
+		return Example
 	}
 	if configExts[ext] || configDirs[dirs[0]] {
 		return Config

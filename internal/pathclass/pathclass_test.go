@@ -7,6 +7,10 @@ func TestOf(t *testing.T) {
 		path string
 		want Kind
 	}{
+		// Examples beside the code.
+		{"packages/core/useDraggable/demo.vue", Example},
+		{"src/widgets/example.tsx", Example},
+		{"src/demos.ts", Code},
 		// Settings, manifests and CI.
 		{".github/workflows/ci.yml", Config},
 		{".github/actions/setup/action.yaml", Config},

@@ -248,7 +248,7 @@ var (
 	testAskRE = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|create|creating|fix|fixes|fixing|update|updating|improve|extend|expand|increase|missing|need|needs|lacks?|more|new)\s+(?:(?:a|an|the|some|more|new|missing|failing|broken|flaky|existing|proper|additional|corresponding|appropriate|these|this|those|that|its|our|unit|integration|regression|e2e|end-to-end|snapshot)\s+){0,3}(?:tests?|test ?cases?|test coverage|test suites?|specs?)\b|\b(?:tests|test cases|(?:a|an|unit|regression|integration|e2e)\s+tests?)\s+(?:for|to cover|covering)\b|\btest coverage\b|\bunit[ -]tests?\b)`)
 	// configRE: the task is about settings, manifests, dependencies or CI.
 	configRE = regexp.MustCompile(`(?i)\b(?:ci|workflows?|pipelines?|github actions?|ya?ml|toml|json|xml|ini|manifests?|dependenc(?:y|ies)|deps|lint(?:er|ing)?|eslint|prettier|tsconfig|dockerfile|docker|renovate|dependabot|config|configuration|settings file|setup\.cfg|pyproject|gradle|pom|makefile|editorconfig)\b`)
-	docsRE   = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial)\b|^\s*docs?(?:\([^)]*\))?:)`)
+	docsRE   = regexp.MustCompile(`(?i)\b(?:(?:add|adds|adding|added|write|writing|fix|fixes|fixing|update|updating|improve|improving|clarify|clarifying|correct|extend|expand|rewrite|missing|incorrect|wrong|outdated|inaccurate|misleading|typos?|mistakes?|errors?)\s+(?:in\s+|to\s+|for\s+|of\s+)?(?:(?:a|an|the|some|more|new|this|that|its|our|api|user|reference|existing|relevant|corresponding)\s+){0,3}(?:documentation|docs|docstrings?|readme|changelog|guide|tutorial|demos?|examples?)\b|^\s*docs?(?:\([^)]*\))?:)`)
 )
 
 // proseLine parses a line of prose; f scales its weights (the title).
@@ -293,7 +293,8 @@ func (p *parser) proseLine(line, nextLine string, f float64, heading bool) {
 			p.tests = true
 		}
 		if !p.docs && (strings.Contains(low, "doc") || strings.Contains(low, "readme") || strings.Contains(low, "changelog") ||
-			strings.Contains(low, "guide") || strings.Contains(low, "tutorial")) {
+			strings.Contains(low, "guide") || strings.Contains(low, "tutorial") || strings.Contains(low, "demo") ||
+			strings.Contains(low, "example")) {
 			p.docs = docsRE.MatchString(line)
 		}
 	}
