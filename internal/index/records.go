@@ -102,8 +102,8 @@ const (
 	flushEvery = 8 << 20
 	// recordsFill is how full bbolt fills a page when a node splits (its
 	// default is half): the keys are hashes, so every write lands all over
-	// the tree, and half-full pages made records.db half air (BENCHMARKS.md,
-	// *The records store*).
+	// the tree, and pages split at half full left records.db about a third
+	// air (BENCHMARKS.md, *The records store*).
 	recordsFill = 0.95
 	// recordsAlloc is the step by which the file grows (bbolt's default is
 	// 16 MiB, up to that much unused at the end of the file).
@@ -668,8 +668,7 @@ func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recor
 	if err != nil {
 		return err
 	}
-	// Pages filled to fillPercent, not bbolt's half, and the keys in order
-	// (see recordsFill).
+	// Pages filled to recordsFill, not bbolt's half, and the keys in order.
 	b.FillPercent = recordsFill
 	keys := make([]recordKey, 0, len(puts))
 	for k := range puts {

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/hone-dev/hone/internal/syntax"
 )
 
 // Import resolution works on two tables built with the index (and stored
@@ -88,10 +90,13 @@ func (ix *Index) ResolveImport(from ID, imp string) []ID {
 	if f == nil || imp == "" {
 		return nil
 	}
+	if syntax.IsComponentLang(f.Lang) {
+		return ix.resolveJS(f.Path, imp)
+	}
 	switch f.Lang {
 	case "python":
 		return ix.resolvePython(f.Path, imp)
-	case "javascript", "typescript", "tsx", "vue", "svelte", "astro":
+	case "javascript", "typescript", "tsx":
 		return ix.resolveJS(f.Path, imp)
 	case "go":
 		return ix.resolveGo(imp)

@@ -24,9 +24,16 @@ import (
 // sfcLangs maps the extensions of single-file components to their Lang.
 var sfcLangs = map[string]string{".vue": "vue", ".svelte": "svelte", ".astro": "astro"}
 
-// IsComponentLang reports whether lang is that of a single-file component,
-// whose imports resolve as JavaScript's.
-func IsComponentLang(lang string) bool { return lang == "vue" || lang == "svelte" || lang == "astro" }
+// IsComponentLang reports whether lang is that of a single-file component
+// (a value of sfcLangs), whose imports resolve as JavaScript's.
+func IsComponentLang(lang string) bool {
+	for _, l := range sfcLangs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
+}
 
 var (
 	// scriptRE matches a <script> block: its attributes, then its contents.

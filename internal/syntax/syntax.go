@@ -79,8 +79,8 @@ type Tag struct {
 // Result is what Extract finds in one file.
 type Result struct {
 	// Lang is the language name ("python", "go", "javascript", "typescript",
-	// "tsx", "java", "rust", "c", "cpp", "csharp", "ruby", "php"; "vue" and
-	// "svelte" for single-file components, see sfc.go) or "text".
+	// "tsx", "java", "rust", "c", "cpp", "csharp", "ruby", "php"; "vue",
+	// "svelte" and "astro" for single-file components, see sfc.go) or "text".
 	Lang string
 	Defs []Tag
 	Refs []Tag
