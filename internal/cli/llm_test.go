@@ -169,11 +169,7 @@ func judgingEndpoint(t *testing.T) (*httptest.Server, func() map[string]int) {
 					"missing_context": []string{}, "critical": false})
 			}
 		}
-		content, _ := json.Marshal(map[string]any{"evaluations": evs, "keywords": []string{}})
-		json.NewEncoder(w).Encode(map[string]any{
-			"choices": []any{map[string]any{"message": map[string]any{"content": string(content)}}},
-			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10},
-		})
+		chatReply(w, evs, []string{})
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func() map[string]int {

@@ -89,14 +89,20 @@ func recordingEndpoint(t *testing.T) (*httptest.Server, func() string) {
 					"missing_context": []string{"caller of load_settings"}, "critical": false})
 			}
 		}
-		content, _ := json.Marshal(map[string]any{"evaluations": evs, "keywords": []string{"settings"}})
-		json.NewEncoder(w).Encode(map[string]any{
-			"choices": []any{map[string]any{"message": map[string]any{"content": string(content)}}},
-			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10},
-		})
+		chatReply(w, evs, []string{"settings"})
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func() string { mu.Lock(); defer mu.Unlock(); return bodies.String() }
+}
+
+// chatReply answers an OpenAI chat completion whose content is the
+// evaluator's JSON: evs and keywords.
+func chatReply(w http.ResponseWriter, evs []map[string]any, keywords []string) {
+	content, _ := json.Marshal(map[string]any{"evaluations": evs, "keywords": keywords})
+	json.NewEncoder(w).Encode(map[string]any{
+		"choices": []any{map[string]any{"message": map[string]any{"content": string(content)}}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10},
+	})
 }
 
 // TestSecretsNeverLeave plants random credentials in random carriers and runs
