@@ -571,17 +571,13 @@ func (r *Repo) wire(ix *index.Index, text string, opts RetrieveOptions, stepwise
 	lo.SetDefaults()
 	if stepwise {
 		lo.Rejudge = false
-		if lo.Pool == 0 {
-			// The judge reads hone's own ranking a page at a time (see
-			// Start): a pool of at least DefaultCandidates, and always
-			// more than a page.
-			lo.Pool = max(loop.DefaultCandidates, 2*lo.Candidates)
-		}
 	} else if opts.Evaluator == nil {
 		lo.Rejudge = true
-	} else if lo.Pool == 0 && !lo.Rejudge {
-		// Another judge (an LLM) reads hone's own ranking as a stepwise
-		// session's judge does (see prior).
+	}
+	if !lo.Rejudge && lo.Pool == 0 {
+		// A judge (the caller of Start, an LLM) reads hone's own ranking a
+		// page at a time (see prior): a pool of at least
+		// DefaultCandidates, and always more than a page.
 		lo.Pool = max(loop.DefaultCandidates, 2*lo.Candidates)
 	}
 	if opts.Baseline {
