@@ -142,7 +142,7 @@ func TestMeasure(t *testing.T) {
 		refs += len(ix.File(ID(i)).Refs)
 	}
 	t.Logf("cold Open: %v (files %d, skipped %d, terms %d, pairs %d, defs %d, refs %d, source %.1f MB)",
-		cold, st.Files, len(st.Skipped), ix.NumTerms(), len(ix.segs[0].fwdTerm), defs, refs, float64(srcBytes)/1e6)
+		cold, st.Files, len(st.Skipped), ix.NumTerms(), ix.segs[0].fwdOff[len(ix.segs[0].fwdOff)-1], defs, refs, float64(srcBytes)/1e6)
 	var cacheBytes int64
 	for _, sg := range ix.segs {
 		cacheBytes += sg.size.Load()

@@ -25,12 +25,13 @@ import (
 // segment file is never written again under its name: readers see a whole
 // file or none. The manifest is small (it is rewritten at each change); the
 // segments hold the bulk and are made to be loaded without rebuilding: the
-// arrays a search reads (forward index, postings, term table, name tables)
-// are stored fixed-width, 8-byte aligned, and Open reads each file into one
-// heap buffer and views them in it instead of decoding them. The forward
-// index and postings come last, as the tail, so that an Open that searches
-// in place (Options.InPlace, segment_disk.go) reads the file up to them and
-// the rest by offset.
+// arrays a search reads (term table, name tables, offsets) are stored
+// fixed-width, 8-byte aligned, and Open reads each file into one heap buffer
+// and views them in it instead of decoding them. The forward index and
+// postings are stored compressed, one run per file and per term (runs.go),
+// decoded run by run as a search asks for them; they come last, as the tail,
+// so that an Open that searches in place (Options.InPlace, segment_disk.go)
+// reads the file up to them and the rest by offset.
 //
 // Manifest (see manifest.go):
 //
@@ -82,13 +83,17 @@ import (
 //	viewed part (kept; arrays below are slices of it):
 //	  directory: section count uint64, then offset and length (uint64s,
 //	  from the part's start) of each section, in this order; every section
-//	  starts 8-aligned, and fwdTerm, fwdTF, postDoc and postTF are laid out
-//	  last, in that order (the tail), the others in directory order:
+//	  starts 8-aligned, and fwdRuns and postRuns are laid out last, in that
+//	  order (the tail), the others in directory order:
 //	    strings offsets []uint32, strings bytes (paths, languages, tag
 //	        strings, imports; index 0 is "")
 //	    terms offsets []uint32, terms bytes (sorted)
-//	    fwdOff []int32, fwdTerm []int32, fwdTF [][3]uint8
-//	    postOff []int32, postDoc []int32, postTF [][3]uint8
+//	    fwdOff []int32 (per file, where its entries start; the last is the
+//	        number of entries), fwdAt []uint32 (per file, where its run
+//	        starts in fwdRuns; the last is its length), fwdRuns (per file
+//	        its run: term ids and counts, see runs.go)
+//	    postOff []int32, postAt []uint32, postRuns: the same per term
+//	        (file ids and counts)
 //	    defs keys offsets, bytes, defs off []int32, ids []int32
 //	    refs keys offsets, bytes, refs off []int32, ids []int32
 //	    module keys and directories, laid out as defs (see resolve.go)
@@ -104,7 +109,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 11 // 11: the manifest records the quiet directories; 10: the forward index and postings last
+	formatVersion = 12 // 12: the forward index and postings in varint runs; 11: the manifest records the quiet directories; 10: the forward index and postings last
 	headerSize    = 48
 	manifestHead  = 32
 )

@@ -210,7 +210,7 @@ type Options struct {
 	// ParseBytes > 0 complete the index. 0 parses only Parse.
 	ParseBytes int64
 	// InPlace searches the segments read from the cache in place: their
-	// forward index and postings (about half of each file) stay on disk and
+	// forward index and postings (about a third of each file) stay on disk and
 	// are read by offset as queries need them (see segment_disk.go), which
 	// halves the memory of a warm Open. For a process that answers and
 	// exits (the CLI): a cache file cut or rewritten under it makes the

@@ -26,21 +26,27 @@ type segment struct {
 	// terms is the sorted term table; a term's local id is its position.
 	terms strTable
 
-	// Forward index: file d's entries are fwdTerm/fwdTF[fwdOff[d]:fwdOff[d+1]],
-	// sorted by term id.
+	// Forward index: file d has fwdOff[d+1]-fwdOff[d] entries, sorted by
+	// term id; in a built segment they are fwdTerm/fwdTF[fwdOff[d]:fwdOff[d+1]].
 	fwdOff  []int32
 	fwdTerm []int32
 	fwdTF   []tf3
 
-	// Postings: term t's entries are postDoc/postTF[postOff[t]:postOff[t+1]],
-	// sorted by file id.
+	// Postings: term t has postOff[t+1]-postOff[t] entries, sorted by file
+	// id; in a built segment they are postDoc/postTF[postOff[t]:postOff[t+1]].
 	postOff []int32
 	postDoc []int32
 	postTF  []tf3
 
-	// disk, when set, is where the forward index and postings are read
-	// (searched in place, see segment_disk.go): the four arrays above are
-	// then nil.
+	// fwdAt and postAt, for a segment read from the cache, are the byte
+	// offsets of each file's and each term's encoded run (see runs.go) in
+	// the forward index's and the postings' bytes.
+	fwdAt, postAt []uint32
+
+	// disk, when set (a segment read from the cache), is where the encoded
+	// runs are read and decoded as they are asked for: from memory, or,
+	// searched in place, from its file (see segment_disk.go). The four
+	// arrays fwdTerm, fwdTF, postDoc and postTF are then nil.
 	disk *onDisk
 
 	// overflow holds the exact counts of the pairs whose tf3 is escaped.

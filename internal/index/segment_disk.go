@@ -10,35 +10,42 @@ import (
 	"sync/atomic"
 )
 
-// Searching a segment in place: the forward index and the postings (about
-// half of a segment file) stay on disk, read by offset as a query needs them.
+// Reading a segment's forward index and postings: a segment read from the
+// cache keeps them encoded, one run per file and per term (see runs.go), and
+// decodes a run the first time it is asked for, checked (every term id and
+// file id in range, the run exactly its bytes) and kept.
 //
-// A segment file keeps these four arrays (fwdTerm, fwdTF, postDoc, postTF)
-// last, as its tail, under a checksum of their own (see the format in
-// cache.go). An Open with Options.InPlace reads the file up to the tail into
-// memory and checks it as ever; it keeps the file open, and a file's forward
-// entries or a term's postings are read with one positioned read per array
-// the first time they are asked for, checked (every term id and file id in
-// range) and kept. A read never maps the file: a file cut or rewritten under
-// the process (a cache cleaner, another hone version) cannot kill it. The
-// tail's checksum is not checked (that would read it all); a read that fails
-// or finds an id out of range yields nothing and makes the segment's error
-// stick (segment.diskErr), which the Index reports (Index.Err) so that a
-// caller fails its answer rather than give one from a damaged index.
+// Searching a segment in place: the forward index and the postings (about
+// a third of a segment file) stay on disk, read by offset as a query needs
+// them.
+//
+// A segment file keeps the encoded runs (fwdRuns, postRuns) last, as its
+// tail, under a checksum of their own (see the format in cache.go). An Open
+// with Options.InPlace reads the file up to the tail into memory and checks
+// it as ever; it keeps the file open, and a run is read with one positioned
+// read the first time it is asked for. A read never maps the file: a file
+// cut or rewritten under the process (a cache cleaner, another hone version)
+// cannot kill it. The tail's checksum is not checked (that would read it
+// all); a read that fails or a run that does not decode yields nothing and
+// makes the segment's error stick (segment.diskErr), which the Index reports
+// (Index.Err) so that a caller fails its answer rather than give one from a
+// damaged index.
 //
 // Measured on the 58,346-file tree of bench/bigtree.sh:
 // see BENCHMARKS.md, *Searching in place*.
 
 // tailSections are the directory indexes of the tail's sections, in file
-// order: fwdTerm, fwdTF, postDoc, postTF.
-var tailSections = [...]int{5, 6, 8, 9}
+// order: fwdRuns, postRuns.
+var tailSections = [...]int{6, 9}
 
-// onDisk is where a segment searched in place reads its tail.
+// onDisk is where a segment read from the cache reads its encoded runs: the
+// file's bytes in memory (mem), or, searched in place, the file itself (f).
 type onDisk struct {
-	f *os.File
-	// at are the tail arrays' file offsets, in the order of tailSections;
+	f   *os.File
+	mem []byte // the whole file, when f is nil
+	// at are the tail sections' file offsets, in the order of tailSections;
 	// the tail is the file from at[0] to end.
-	at     [4]int64
+	at     [2]int64
 	end    int64
 	nTerms int32  // term ids must be below
 	nFiles int32  // file ids must be below
@@ -63,7 +70,7 @@ func (s *segment) forward(d int32) ([]int32, []tf3) {
 	if s.disk == nil {
 		return s.fwdTerm[lo:hi], s.fwdTF[lo:hi]
 	}
-	e := s.disk.get(s.disk.fwd, d, lo, hi, 0, s.disk.nTerms)
+	e := s.disk.get(s.disk.fwd, d, int(hi-lo), s.fwdAt[d], s.fwdAt[d+1], 0, s.disk.nTerms)
 	return e.ids, e.tfs
 }
 
@@ -73,11 +80,11 @@ func (s *segment) postings(t int32) ([]int32, []tf3) {
 	if s.disk == nil {
 		return s.postDoc[lo:hi], s.postTF[lo:hi]
 	}
-	e := s.disk.get(s.disk.post, t, lo, hi, 2, s.disk.nFiles)
+	e := s.disk.get(s.disk.post, t, int(hi-lo), s.postAt[t], s.postAt[t+1], 1, s.disk.nFiles)
 	return e.ids, e.tfs
 }
 
-// diskErr returns the first failed read of a segment searched in place.
+// diskErr returns the first failed read of a segment read from the cache.
 func (s *segment) diskErr() error {
 	if s.disk == nil {
 		return nil
@@ -88,11 +95,11 @@ func (s *segment) diskErr() error {
 	return nil
 }
 
-// get returns the entries [lo, hi) of the pair of tail arrays starting at
-// pair (0: forward, 2: postings), kept in m under key, whose ids must be
-// below limit.
-func (o *onDisk) get(m map[int32]entries, key, lo, hi int32, pair int, limit int32) entries {
-	if hi <= lo {
+// get returns the n entries encoded in bytes [lo, hi) of tail section sec
+// (0: forward, 1: postings), kept in m under key, whose ids must be below
+// limit.
+func (o *onDisk) get(m map[int32]entries, key int32, n int, lo, hi uint32, sec int, limit int32) entries {
+	if n == 0 && hi == lo {
 		return entries{}
 	}
 	o.mu.Lock()
@@ -101,26 +108,26 @@ func (o *onDisk) get(m map[int32]entries, key, lo, hi int32, pair int, limit int
 	if ok {
 		return e
 	}
-	n := int(hi - lo)
-	ib := make([]byte, 4*n)
-	tb := make([]byte, 3*n)
-	if err := o.read(ib, o.at[pair]+4*int64(lo)); err != nil {
-		o.fail(err)
+	var b []byte
+	if hi < lo {
+		o.fail(errCorrupt)
 		return entries{}
 	}
-	if err := o.read(tb, o.at[pair+1]+3*int64(lo)); err != nil {
-		o.fail(err)
-		return entries{}
+	at := o.at[sec] + int64(lo)
+	if o.f == nil {
+		b = o.mem[at : at+int64(hi-lo)]
+	} else {
+		b = make([]byte, hi-lo)
+		if err := o.read(b, at); err != nil {
+			o.fail(err)
+			return entries{}
+		}
 	}
-	ids, err := int32View(ib)
-	if err == nil && !below(ids, int(limit)) {
-		err = errCorrupt
-	}
+	ids, tfs, err := decodeRun(b, n, limit)
 	if err != nil {
 		o.fail(err)
 		return entries{}
 	}
-	tfs, _ := tfView(tb)
 	e = entries{ids: ids, tfs: tfs}
 	o.mu.Lock()
 	m[key] = e
@@ -144,9 +151,9 @@ func (o *onDisk) fail(err error) {
 }
 
 // tail returns the segment's forward index and postings: its arrays, or,
-// for a segment searched in place, the whole tail read from its file and
-// checked against its checksum (for save, which may have to write the
-// segment again).
+// for a segment read from the cache, its runs decoded (for save, which may
+// have to write the segment again); in place, the tail is read from its
+// file and checked against its checksum.
 func (s *segment) tail() (fwdTerm []int32, fwdTF []tf3, postDoc []int32, postTF []tf3, err error) {
 	o := s.disk
 	if o == nil {
@@ -155,25 +162,24 @@ func (s *segment) tail() (fwdTerm []int32, fwdTF []tf3, postDoc []int32, postTF 
 	if err := s.diskErr(); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	P := int64(s.fwdOff[len(s.fwdOff)-1])
-	buf := make([]byte, o.end-o.at[0])
-	if err := o.read(buf, o.at[0]); err != nil {
-		o.fail(err)
-		return nil, nil, nil, nil, s.diskErr()
+	buf, base := o.mem, int64(0) // buf[i] is the file's byte base+i
+	if o.f != nil {
+		buf, base = make([]byte, o.end-o.at[0]), o.at[0]
+		if err := o.read(buf, base); err != nil {
+			o.fail(err)
+			return nil, nil, nil, nil, s.diskErr()
+		}
+		if crc32.Checksum(buf, crcTable) != o.crc {
+			o.fail(errCorrupt)
+			return nil, nil, nil, nil, s.diskErr()
+		}
 	}
-	if crc32.Checksum(buf, crcTable) != o.crc {
-		o.fail(errCorrupt)
-		return nil, nil, nil, nil, s.diskErr()
-	}
-	view := func(k int, size int64) []byte {
-		off := o.at[k] - o.at[0]
-		return buf[off : off+size*P : off+size*P]
-	}
-	fwdTerm, e1 := int32View(view(0, 4))
-	fwdTF, e2 := tfView(view(1, 3))
-	postDoc, e3 := int32View(view(2, 4))
-	postTF, e4 := tfView(view(3, 3))
-	if err := errors.Join(e1, e2, e3, e4); err != nil || !below(fwdTerm, int(o.nTerms)) || !below(postDoc, int(o.nFiles)) {
+	// The sections' bounds were checked by tailStart and viewArrays.
+	fwd := buf[o.at[0]-base : o.at[0]-base+int64(s.fwdAt[len(s.fwdAt)-1])]
+	post := buf[o.at[1]-base : o.at[1]-base+int64(s.postAt[len(s.postAt)-1])]
+	fwdTerm, fwdTF, e1 := decodeRuns(s.fwdOff, s.fwdAt, fwd, o.nTerms)
+	postDoc, postTF, e2 := decodeRuns(s.postOff, s.postAt, post, o.nFiles)
+	if e1 != nil || e2 != nil {
 		o.fail(errCorrupt)
 		return nil, nil, nil, nil, s.diskErr()
 	}

@@ -130,7 +130,7 @@ func TestInPlaceEncode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sg.disk == nil {
+	if sg.disk == nil || sg.disk.f == nil {
 		t.Fatal("loadSegment in place read the tail")
 	}
 	b, err := sg.encode(ix.printOf())

@@ -302,13 +302,13 @@ func decodeSegment(buf []byte, size int64, print uint64, lazy bool, f *os.File) 
 	meta := &decoder{b: dec[8 : 8+lenMeta]}
 	tags := dec[8+lenMeta:]
 	sg := &segment{}
-	var disk *onDisk
-	if f != nil {
-		disk = &onDisk{f: f, end: size, crc: binary.LittleEndian.Uint32(hdr[24:]),
-			fwd: map[int32]entries{}, post: map[int32]entries{}}
-		for k, i := range tailSections {
-			disk.at[k] = int64(viewAt + binary.LittleEndian.Uint64(buf[viewAt+8+16*uint64(i):]))
-		}
+	disk := &onDisk{f: f, end: size, crc: binary.LittleEndian.Uint32(hdr[24:]),
+		fwd: map[int32]entries{}, post: map[int32]entries{}}
+	if f == nil {
+		disk.mem = buf
+	}
+	for k, i := range tailSections {
+		disk.at[k] = int64(viewAt + binary.LittleEndian.Uint64(buf[viewAt+8+16*uint64(i):]))
 	}
 	strs, err := sg.viewArrays(buf[viewAt:], disk)
 	if err != nil {
@@ -351,16 +351,6 @@ func int32View(b []byte) ([]int32, error) {
 	return out, nil
 }
 
-func tfView(b []byte) ([]tf3, error) {
-	if len(b)%3 != 0 {
-		return nil, errCorrupt
-	}
-	if len(b) == 0 {
-		return []tf3{}, nil
-	}
-	return unsafe.Slice((*tf3)(unsafe.Pointer(&b[0])), len(b)/3), nil
-}
-
 // offsets checks that off is a non-decreasing offset array into n items.
 func offsets(off []int32, n int) bool {
 	if len(off) == 0 || off[0] != 0 || int(off[len(off)-1]) != n {
@@ -368,6 +358,19 @@ func offsets(off []int32, n int) bool {
 	}
 	for i := 1; i < len(off); i++ {
 		if off[i] < off[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// byteOffsets checks that at is a non-decreasing offset array into n bytes.
+func byteOffsets(at []uint32, n uint64) bool {
+	if len(at) == 0 || at[0] != 0 || uint64(at[len(at)-1]) != n {
+		return false
+	}
+	for i := 1; i < len(at); i++ {
+		if at[i] < at[i-1] {
 			return false
 		}
 	}
@@ -399,7 +402,7 @@ func (ix *segment) viewArrays(view []byte, disk *onDisk) (strs strTable, err err
 	for i := range sec {
 		at, l := binary.LittleEndian.Uint64(view[8+16*i:]), binary.LittleEndian.Uint64(view[16+16*i:])
 		lens[i] = l
-		if disk != nil && slices.Contains(tailSections[:], i) {
+		if disk.f != nil && slices.Contains(tailSections[:], i) {
 			continue // on disk (tailStart checked its bounds)
 		}
 		if at > uint64(len(view)) || l > uint64(len(view))-at {
@@ -432,31 +435,18 @@ func (ix *segment) viewArrays(view []byte, disk *onDisk) (strs strTable, err err
 		return strs, errCorrupt
 	}
 	P := int(ix.fwdOff[nFiles])
-	if disk == nil {
-		ix.fwdTerm = i32(sec[5])
-		ix.postDoc = i32(sec[8])
-		if err != nil {
-			return strs, errCorrupt
-		}
-		if ix.fwdTF, err = tfView(sec[6]); err != nil {
-			return strs, err
-		}
-		if ix.postTF, err = tfView(sec[9]); err != nil {
-			return strs, err
-		}
-		if len(ix.fwdTerm) != P || len(ix.fwdTF) != P || len(ix.postDoc) != P || len(ix.postTF) != P ||
-			!below(ix.fwdTerm, T) || !below(ix.postDoc, nFiles) {
-			return strs, errCorrupt
-		}
-	} else if lens[5] != 4*uint64(P) || lens[6] != 3*uint64(P) || lens[8] != 4*uint64(P) || lens[9] != 3*uint64(P) {
-		return strs, errCorrupt
-	} else {
-		disk.nTerms, disk.nFiles = int32(T), int32(nFiles)
-		ix.disk = disk
+	at32 := func(b []byte) []uint32 {
+		x := i32(b)
+		return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
 	}
-	if !offsets(ix.fwdOff, P) || !offsets(ix.postOff, P) || len(ix.postOff) != T+1 {
+	ix.fwdAt, ix.postAt = at32(sec[5]), at32(sec[8])
+	if err != nil || !offsets(ix.fwdOff, P) || !offsets(ix.postOff, P) || len(ix.postOff) != T+1 ||
+		len(ix.fwdAt) != nFiles+1 || !byteOffsets(ix.fwdAt, lens[6]) ||
+		len(ix.postAt) != T+1 || !byteOffsets(ix.postAt, lens[9]) {
 		return strs, errCorrupt
 	}
+	disk.nTerms, disk.nFiles = int32(T), int32(nFiles)
+	ix.disk = disk
 	names := func(s [][]byte) nameTable {
 		keys := table(s[0], s[1])
 		off, ids := i32(s[2]), i32(s[3])

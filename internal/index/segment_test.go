@@ -119,7 +119,7 @@ func compareIndex(want, got *Index, fail func(format string, args ...any)) {
 func inPlaceT(t *testing.T, ix *Index) {
 	t.Helper()
 	for i, sg := range ix.segs {
-		if sg.disk == nil || sg.fwdTerm != nil || sg.postDoc != nil {
+		if sg.disk == nil || sg.disk.f == nil || sg.fwdTerm != nil || sg.postDoc != nil {
 			t.Fatalf("segment %d of %d is not searched in place", i, len(ix.segs))
 		}
 	}

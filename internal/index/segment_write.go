@@ -46,10 +46,6 @@ func (s *sections) uint32s(x []uint32) {
 	s.int32s(unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(x))), len(x)))
 }
 
-func (s *sections) tfs(x []tf3) {
-	s.add(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), 3*len(x)))
-}
-
 func (s *sections) table(t strTable) {
 	s.uint32s(t.off)
 	s.add([]byte(t.blob))
@@ -113,8 +109,8 @@ func (s *sections) appendTo(out []byte, last []int) ([]byte, int) {
 }
 
 // encode serialises the segment, stamped with the extractor fingerprint
-// print. It fails only for a segment searched in place whose tail cannot be
-// read back.
+// print. It fails for a segment read from the cache whose runs cannot be
+// read back, or one too large for the format (errTooLarge).
 func (ix *segment) encode(print uint64) ([]byte, error) {
 	fwdTerm, fwdTF, postDoc, postTF, err := ix.tail()
 	if err != nil {
@@ -202,12 +198,20 @@ func (ix *segment) encode(print uint64) ([]byte, error) {
 	var sec sections
 	sec.table(newStrTable(strs))
 	sec.table(ix.terms)
+	fwdAt, fwdRuns, err := encodeRuns(ix.fwdOff, fwdTerm, fwdTF)
+	if err != nil {
+		return nil, err
+	}
+	postAt, postRuns, err := encodeRuns(ix.postOff, postDoc, postTF)
+	if err != nil {
+		return nil, err
+	}
 	sec.int32s(ix.fwdOff)
-	sec.int32s(fwdTerm)
-	sec.tfs(fwdTF)
+	sec.uint32s(fwdAt)
+	sec.add(fwdRuns)
 	sec.int32s(ix.postOff)
-	sec.int32s(postDoc)
-	sec.tfs(postTF)
+	sec.uint32s(postAt)
+	sec.add(postRuns)
 	sec.nameTable(&ix.defs)
 	sec.nameTable(&ix.refs)
 	sec.nameTable(&ix.modKeys)
