@@ -128,9 +128,10 @@ type Options struct {
 	// without it. Close releases the watcher.
 	Watch bool
 	// InPlace leaves the bulk of the index on disk: the forward index and
-	// postings of what Open reads from the cache (about half of it) are read
-	// by offset as queries need them (index.Options.InPlace), which halves
-	// the memory of a warm run on a large tree. For a process that answers
+	// postings of what Open reads from the cache (about a quarter of it,
+	// compressed) are read by offset as queries need them
+	// (index.Options.InPlace), which saves the memory they take on a warm
+	// run of a large tree. For a process that answers
 	// and exits (the CLI does): when a cache file is cut or rewritten under
 	// the process, Retrieve and Pack fail with an error that says so (run
 	// again: the next Open rebuilds what was lost), where a Repo that read

@@ -72,11 +72,12 @@
 // and what a new segment gathers stays within a chunk of a large read
 // (foldCap), so that no Open rebuilds most of the index in memory.
 // The files of each segment are read into one heap buffer and its arrays
-// viewed in it rather than decoded; nothing is mapped, so an index never
-// depends on its files once opened. Options.InPlace (for a process that
-// answers and exits) reads each file up to its forward index and postings,
-// about half of it, and those by offset as queries need them
-// (segment_disk.go): the index then depends on its files, and Err says
+// viewed in it rather than decoded (the forward index and postings, stored
+// compressed, are decoded run by run as queries ask, see runs.go); nothing
+// is mapped, so an index never depends on its files once opened.
+// Options.InPlace (for a process that answers and exits) reads each file up
+// to its forward index and postings, about a quarter of it, and those by
+// offset as queries need them (segment_disk.go): the index then depends on its files, and Err says
 // when one was cut under it. A manifest that is corrupt, truncated,
 // of another version or of another root is rebuilt with a warning; a
 // damaged segment costs its own files. A reopen given the index it had
@@ -210,9 +211,9 @@ type Options struct {
 	// ParseBytes > 0 complete the index. 0 parses only Parse.
 	ParseBytes int64
 	// InPlace searches the segments read from the cache in place: their
-	// forward index and postings (about a third of each file) stay on disk and
-	// are read by offset as queries need them (see segment_disk.go), which
-	// halves the memory of a warm Open. For a process that answers and
+	// forward index and postings (about a quarter of each file) stay on
+	// disk and are read by offset as queries need them (see
+	// segment_disk.go), which saves the memory they take. For a process that answers and
 	// exits (the CLI): a cache file cut or rewritten under it makes the
 	// index's Err report it, and the answer must then be refused, where an
 	// index read whole (the default, for servers) answers on from memory.

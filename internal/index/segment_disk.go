@@ -16,7 +16,7 @@ import (
 // file id in range, the run exactly its bytes) and kept.
 //
 // Searching a segment in place: the forward index and the postings (about
-// a third of a segment file) stay on disk, read by offset as a query needs
+// a quarter of a segment file) stay on disk, read by offset as a query needs
 // them.
 //
 // A segment file keeps the encoded runs (fwdRuns, postRuns) last, as its
