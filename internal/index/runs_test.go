@@ -161,3 +161,69 @@ func TestDamagedPostingsRun(t *testing.T) {
 		t.Fatal("encode of a damaged segment succeeded")
 	}
 }
+
+// TestRunCacheBounded reads every run of a segment searched in place, twice,
+// through a cache of a few runs: the cache never holds more than its two
+// generations, and every run read back evicted equals the run read fresh.
+func TestRunCacheBounded(t *testing.T) {
+	root, cache := heavyRepo(t), t.TempDir()
+	ix, st := openT(t, root, cache)
+	p := segFiles(t, st.CachePath)[0]
+	n := len(ix.segs[0].files)
+	fresh, err := loadSegment(p, n, ix.printOf(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg, err := loadSegment(p, n, ix.printOf(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg.disk.cache.max = 256 // a few runs a generation
+	most := 0
+	terms := int32(sg.terms.len())
+	if terms < 50 {
+		t.Fatalf("%d terms: too few to evict", terms)
+	}
+	for pass := range 2 {
+		for lt := range terms {
+			ids, tfs := sg.postings(lt)
+			_, _ = fresh.postings(lt)
+			want := fresh.disk.get(lt, int(fresh.postOff[lt+1]-fresh.postOff[lt]), fresh.postAt[lt], fresh.postAt[lt+1], 1, fresh.disk.nFiles)
+			if !slices.Equal(ids, want.ids) || !slices.Equal(tfs, want.tfs) {
+				t.Fatalf("pass %d, term %d: %v %v, want %v %v", pass, lt, ids, tfs, want.ids, want.tfs)
+			}
+			most = max(most, sg.disk.cache.bytes())
+		}
+		for d := range int32(n) {
+			ids, tfs := sg.forward(d)
+			wids, wtfs := fresh.forward(d)
+			if !slices.Equal(ids, wids) || !slices.Equal(tfs, wtfs) {
+				t.Fatalf("pass %d, file %d: forward differs", pass, d)
+			}
+			most = max(most, sg.disk.cache.bytes())
+		}
+	}
+	// Each generation holds at most max bytes, or one run larger than that.
+	largest := 0
+	for lt := range terms {
+		ids, tfs := fresh.postings(lt)
+		largest = max(largest, entries{ids, tfs}.size())
+	}
+	for d := range int32(n) {
+		ids, tfs := fresh.forward(d)
+		largest = max(largest, entries{ids, tfs}.size())
+	}
+	if bound := 2 * max(256, largest); most > bound {
+		t.Errorf("cache held %d bytes, bound %d", most, bound)
+	}
+	if err := sg.diskErr(); err != nil {
+		t.Fatal(err)
+	}
+	// A run asked for again right away is kept.
+	sg.postings(0)
+	before := len(sg.disk.cache.cur) + len(sg.disk.cache.old)
+	sg.postings(0)
+	if after := len(sg.disk.cache.cur) + len(sg.disk.cache.old); after != before {
+		t.Errorf("a cached run read again changed the cache: %d runs, then %d", before, after)
+	}
+}

@@ -13,7 +13,10 @@ import (
 // Reading a segment's forward index and postings: a segment read from the
 // cache keeps them encoded, one run per file and per term (see runs.go), and
 // decodes a run the first time it is asked for, checked (every term id and
-// file id in range, the run exactly its bytes) and kept.
+// file id in range, the run exactly its bytes) and kept, in a cache bounded
+// by the size of the encoded runs (runCache): a long server that asks for
+// every run of a segment in time holds at most about twice their encoded
+// size decoded, not all of them.
 //
 // Searching a segment in place: the forward index and the postings (about
 // a quarter of a segment file) stay on disk, read by offset as a query needs
@@ -51,10 +54,74 @@ type onDisk struct {
 	nFiles int32  // file ids must be below
 	crc    uint32 // the tail's checksum
 
-	mu   sync.Mutex
-	fwd  map[int32]entries // by local file id
-	post map[int32]entries // by local term id
-	err  atomic.Pointer[error]
+	mu    sync.Mutex
+	cache runCache
+	err   atomic.Pointer[error]
+}
+
+// runCache keeps decoded runs in two generations, each of at most max
+// bytes decoded: a run is looked up in the current one, then in the old
+// one (and moved to the current); when the current one is full it becomes
+// the old one and the old one is dropped. A run asked for again and again
+// stays; the whole holds at most 2*max bytes.
+type runCache struct {
+	max      int
+	cur, old map[runKey]entries
+	curBytes int
+}
+
+// runKey names a run: tail section (0: forward, 1: postings) and local id.
+type runKey struct {
+	sec int
+	id  int32
+}
+
+// runCacheMin is the least a segment's generation of decoded runs may hold.
+const runCacheMin = 1 << 20
+
+// newRunCache returns a cache whose generations hold max(encoded,
+// runCacheMin) bytes each, encoded being the size of the segment's encoded
+// runs: decoded, a run takes about three and a half times its encoding.
+func newRunCache(encoded int64) runCache {
+	return runCache{max: int(max(encoded, runCacheMin))}
+}
+
+// size is the bytes a decoded run holds.
+func (e entries) size() int {
+	return 4*cap(e.ids) + 3*cap(e.tfs) + 64
+}
+
+func (c *runCache) get(k runKey) (entries, bool) {
+	if e, ok := c.cur[k]; ok {
+		return e, true
+	}
+	e, ok := c.old[k]
+	if ok {
+		delete(c.old, k)
+		c.put(k, e)
+	}
+	return e, ok
+}
+
+func (c *runCache) put(k runKey, e entries) {
+	if _, ok := c.cur[k]; ok {
+		return
+	}
+	if c.cur == nil || c.curBytes+e.size() > c.max && len(c.cur) > 0 {
+		c.old, c.cur, c.curBytes = c.cur, map[runKey]entries{}, 0
+	}
+	c.cur[k] = e
+	c.curBytes += e.size()
+}
+
+// bytes is what the cache holds, at most: the current generation's bytes
+// and the old one's bound.
+func (c *runCache) bytes() int {
+	n := c.curBytes
+	for _, e := range c.old {
+		n += e.size()
+	}
+	return n
 }
 
 // entries is one run of a forward list or of a postings list: ids (term or
@@ -70,7 +137,7 @@ func (s *segment) forward(d int32) ([]int32, []tf3) {
 	if s.disk == nil {
 		return s.fwdTerm[lo:hi], s.fwdTF[lo:hi]
 	}
-	e := s.disk.get(s.disk.fwd, d, int(hi-lo), s.fwdAt[d], s.fwdAt[d+1], 0, s.disk.nTerms)
+	e := s.disk.get(d, int(hi-lo), s.fwdAt[d], s.fwdAt[d+1], 0, s.disk.nTerms)
 	return e.ids, e.tfs
 }
 
@@ -80,7 +147,7 @@ func (s *segment) postings(t int32) ([]int32, []tf3) {
 	if s.disk == nil {
 		return s.postDoc[lo:hi], s.postTF[lo:hi]
 	}
-	e := s.disk.get(s.disk.post, t, int(hi-lo), s.postAt[t], s.postAt[t+1], 1, s.disk.nFiles)
+	e := s.disk.get(t, int(hi-lo), s.postAt[t], s.postAt[t+1], 1, s.disk.nFiles)
 	return e.ids, e.tfs
 }
 
@@ -96,14 +163,15 @@ func (s *segment) diskErr() error {
 }
 
 // get returns the n entries encoded in bytes [lo, hi) of tail section sec
-// (0: forward, 1: postings), kept in m under key, whose ids must be below
-// limit.
-func (o *onDisk) get(m map[int32]entries, key int32, n int, lo, hi uint32, sec int, limit int32) entries {
+// (0: forward, 1: postings), the run of local id key, whose ids must be
+// below limit.
+func (o *onDisk) get(key int32, n int, lo, hi uint32, sec int, limit int32) entries {
 	if n == 0 && hi == lo {
 		return entries{}
 	}
+	k := runKey{sec, key}
 	o.mu.Lock()
-	e, ok := m[key]
+	e, ok := o.cache.get(k)
 	o.mu.Unlock()
 	if ok {
 		return e
@@ -130,7 +198,7 @@ func (o *onDisk) get(m map[int32]entries, key int32, n int, lo, hi uint32, sec i
 	}
 	e = entries{ids: ids, tfs: tfs}
 	o.mu.Lock()
-	m[key] = e
+	o.cache.put(k, e)
 	o.mu.Unlock()
 	return e
 }

@@ -302,8 +302,7 @@ func decodeSegment(buf []byte, size int64, print uint64, lazy bool, f *os.File) 
 	meta := &decoder{b: dec[8 : 8+lenMeta]}
 	tags := dec[8+lenMeta:]
 	sg := &segment{}
-	disk := &onDisk{f: f, end: size, crc: binary.LittleEndian.Uint32(hdr[24:]),
-		fwd: map[int32]entries{}, post: map[int32]entries{}}
+	disk := &onDisk{f: f, end: size, crc: binary.LittleEndian.Uint32(hdr[24:])}
 	if f == nil {
 		disk.mem = buf
 	}
@@ -314,6 +313,7 @@ func decodeSegment(buf []byte, size int64, print uint64, lazy bool, f *os.File) 
 	if err != nil {
 		return nil, err
 	}
+	disk.cache = newRunCache(disk.end - disk.at[0])
 	if err := sg.decodeMeta(meta, strs, tags, lazy); err != nil {
 		return nil, err
 	}
