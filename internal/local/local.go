@@ -258,6 +258,9 @@ type Evaluator struct {
 	titleTotal float64
 	// titleStems maps the stems of the title's plain words to the words.
 	titleStems map[string]string
+	// aboutExports: the task is about what a package exports (see
+	// Re-export files).
+	aboutExports bool
 	// oneLine: the task is its title alone, a one-line task (see activity).
 	oneLine bool
 	// lastFrame is the Order of the resolved frame nearest the error.
@@ -343,6 +346,7 @@ func New(ix *index.Index, t *task.Task, anchors anchor.Set, opts Options) *Evalu
 	e.specificOf = map[string]bool{}
 	e.distinctive = map[index.ID][]string{}
 	e.partners = map[string][]history.Partner{}
+	e.aboutExports = exportsRE.MatchString(t.Text)
 	e.titleWords = map[string]bool{}
 	tokenize.Words(t.Title, func(w string) { e.titleWords[strings.ToLower(strings.Trim(w, "._-"))] = true })
 	e.titleTerms = map[string]bool{}
@@ -475,6 +479,7 @@ type judged struct {
 	base    float64   // before links and demotion
 	signals []contribution
 	factor  float64
+	barrel  bool // factor is BarrelFactor: the file only re-exports
 	// plain is the relevance the file's signals give alone, evidence the
 	// same unsquashed (the sum of the signals, for an undemoted file); score
 	// the relevance after competition.
@@ -510,6 +515,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, in loop.EvalInput) ([]loop.Eva
 			continue
 		}
 		j := &judged{id: id, cand: c, lex: lex[id], factor: e.opts.Demote.Factor(c.Path)}
+		if j.factor == 1 && !e.aboutExports && e.barrel(id) {
+			j.factor, j.barrel = BarrelFactor, true
+		}
 		e.baseSignals(j, best, stands)
 		js = append(js, j)
 	}
@@ -622,7 +630,9 @@ func (e *Evaluator) reason(j *judged) string {
 	for _, s := range sigs {
 		parts = append(parts, fmt.Sprintf("%s:+%.2f", s.label, s.value))
 	}
-	if j.factor != 1 {
+	if j.barrel {
+		parts = append(parts, fmt.Sprintf("re-exports only:×%.2f", j.factor))
+	} else if j.factor != 1 {
 		parts = append(parts, fmt.Sprintf("%s file:×%.2f", pathclass.Of(j.cand.Path), j.factor))
 	}
 	if j.penalty > 0 {
