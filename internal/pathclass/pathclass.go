@@ -6,15 +6,20 @@
 // is about tests. The rules are conventions shared across ecosystems:
 //
 //	tests: a directory named test, tests, testing, __tests__, spec, specs,
-//	       fixtures, __fixtures__, __testfixtures__, __mocks__ or e2e;
-//	       test_*.py, *_test.py, *_test.go, *Test.java, *Test.php, *Tests.cs,
-//	       *.test.ts, *.spec.js, *_spec.rb, conftest.py
+//	       fixtures, __fixtures__, __testfixtures__, __mocks__, mocks, e2e,
+//	       cypress or playwright, or a .NET test project (Foo.Tests,
+//	       Foo.UnitTests, Foo.Specs); test_*.py, *_test.py, *_test.go,
+//	       *Test.java, *Test.php, *Tests.cs, *.test.ts, *.spec.js,
+//	       *_spec.rb, conftest.py, type tests (*.test-d.ts), Cypress tests
+//	       (*.cy.ts), generated Go mocks (mock_*.go, *_mock.go)
 //	docs:  a directory named doc, docs or documentation; *.md, *.rst, *.txt,
 //	       *.adoc; changelogs and release notes without a source extension
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks,
-//	       playground(s) (the sample projects a JavaScript tool tests against);
-//	       a file named demo or example (demo.vue beside a composable)
+//	       playground(s) (the sample projects a JavaScript tool tests against),
+//	       stories or .storybook; a file named demo or example (demo.vue beside
+//	       a composable), a Storybook story (Button.stories.tsx beside the
+//	       Button it shows) or a benchmark (*.bench.ts)
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
@@ -68,10 +73,15 @@ func (k Kind) String() string {
 
 var (
 	testDirs = set("test", "tests", "testing", "__tests__", "spec", "specs", "testdata", "test_utils", "testcases",
-		"fixtures", "__fixtures__", "__testfixtures__", "__mocks__", "e2e")
-	docDirs     = set("doc", "docs", "documentation", "_docs")
-	exampleDirs = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
-		"playground", "playgrounds")
+		"fixtures", "__fixtures__", "__testfixtures__", "__mocks__", "mocks", "e2e", "cypress", "playwright")
+	// testProjects end the name of a .NET test project's directory.
+	testProjects = []string{".tests", ".test", ".unittests", ".integrationtests", ".specs"}
+	docDirs      = set("doc", "docs", "documentation", "_docs")
+	exampleDirs  = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
+		"playground", "playgrounds", "stories", ".storybook")
+	// exampleSuffixes end the stem of a file that shows or measures code:
+	// a Storybook story, a benchmark.
+	exampleSuffixes = []string{".stories", ".story", ".bench"}
 	// exampleStems: a file named demo or example beside the code it shows
 	// (vueuse's useDraggable/demo.vue).
 	exampleStems = set("demo", "example")
@@ -82,6 +92,15 @@ var (
 		".properties", ".lock", ".dotsettings")
 	docExts = set(".md", ".rst", ".txt", ".adoc", ".markdown", ".rdoc")
 )
+
+func hasAnySuffix(s string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
 
 func set(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))
@@ -104,7 +123,9 @@ func Of(p string) Kind {
 	switch {
 	case strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || stem == "conftest" ||
 		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "_spec") ||
-		stem == "tests" || stem == "test":
+		stem == "tests" || stem == "test" || strings.HasSuffix(stem, ".test-d") || strings.HasSuffix(stem, ".cy"):
+		return Test
+	case ext == ".go" && (strings.HasPrefix(stem, "mock_") || strings.HasSuffix(stem, "_mock")):
 		return Test
 	case (ext == ".java" || ext == ".cs" || ext == ".kt" || ext == ".scala" || ext == ".php") &&
 		(strings.HasSuffix(stem, "test") || strings.HasSuffix(stem, "tests")) && strings.HasSuffix(path.Base(p), "Test"+path.Ext(p)) ||
@@ -112,7 +133,7 @@ func Of(p string) Kind {
 		return Test
 	}
 	for _, d := range dirs {
-		if testDirs[d] {
+		if testDirs[d] || hasAnySuffix(d, testProjects) {
 			return Test
 		}
 		if buildDirs[d] {
@@ -130,7 +151,7 @@ func Of(p string) Kind {
 			return Example
 		}
 	}
-	if exampleStems[stem] {
+	if exampleStems[stem] || hasAnySuffix(stem, exampleSuffixes) {
 		return Example
 	}
 	if configExts[ext] || configDirs[dirs[0]] {
