@@ -16,7 +16,8 @@
 //	       *.adoc; changelogs and release notes without a source extension
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks,
-//	       playground(s) (the sample projects a JavaScript tool tests against),
+//	       benches (Cargo's), playground(s) (the sample projects a JavaScript
+//	       tool tests against),
 //	       stories or .storybook; a file named demo or example (demo.vue beside
 //	       a composable), a Storybook story (Button.stories.tsx beside the
 //	       Button it shows) or a benchmark (*.bench.ts)
@@ -77,7 +78,7 @@ var (
 	// testProjects end the name of a .NET test project's directory.
 	testProjects = []string{".tests", ".test", ".unittests", ".integrationtests", ".specs"}
 	docDirs      = set("doc", "docs", "documentation", "_docs")
-	exampleDirs  = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "asv_bench", "gallery", "tutorials",
+	exampleDirs  = set("example", "examples", "sample", "samples", "demo", "demos", "benchmarks", "benches", "asv_bench", "gallery", "tutorials",
 		"playground", "playgrounds", "stories", ".storybook")
 	// exampleSuffixes end the stem of a file that shows or measures code:
 	// a Storybook story, a benchmark.

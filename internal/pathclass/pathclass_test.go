@@ -158,6 +158,7 @@ func TestOf(t *testing.T) {
 		{"packages/app/e2e/login.ts", Test},
 		{"src/fixture.ts", Code},
 		{"benchmarks/bench_query.py", Example},
+		{"benches/parse.rs", Example},
 		{"asv_bench/benchmarks/frame.py", Example},
 		{"gallery/plot.py", Example},
 		// A test directory wins over the doc and example rules.
