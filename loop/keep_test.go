@@ -277,6 +277,42 @@ func TestSessionEvidence(t *testing.T) {
 	}
 }
 
+// TestSessionDisputeBoundary: a file judged relevant is disputed only when
+// hone's evidence puts it below DisputeHigh (the default threshold): at 0.75
+// both sides call it relevant and it gets no second look; at 0.65 it does. A
+// file judged unrelated is disputed from DisputeLow (0.8) up.
+func TestSessionDisputeBoundary(t *testing.T) {
+	ctx := context.Background()
+	s := &viaSearcher{ranked: []string{"agree", "below", "low75", "low85", "x1", "x2", "x3", "x4"}}
+	evidence := tableEvaluator{"agree": 0.75, "below": 0.65, "low75": 0.75, "low85": 0.85, "x1": 0.3, "x2": 0.3, "x3": 0.3, "x4": 0.3}
+	sess, err := NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 3, Evidence: evidence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"agree", "below", "low75", "low85"}, paths(c1)); diff != "" {
+		t.Fatalf("cycle 1 (-want +got)\n%s", diff)
+	}
+	rel := map[string]float64{"agree": 0.9, "below": 0.9, "low75": 0.1, "low85": 0.1}
+	var evals []Evaluation
+	for _, c := range c1 {
+		evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
+	}
+	if _, err := sess.Judge(ctx, evals); err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := sess.Dispatch(ctx)
+	var second []string
+	for _, c := range c2 {
+		if c.SecondLook() {
+			second = append(second, c.Path)
+		}
+	}
+	if diff := cmp.Diff([]string{"below", "low85"}, second); diff != "" {
+		t.Errorf("second looks (-want +got)\n%s", diff)
+	}
+}
+
 // TestSessionNothingRelated: once a file reached the threshold, a cycle that
 // brings nothing related ends the session (it would only read on).
 func TestSessionNothingRelated(t *testing.T) {
