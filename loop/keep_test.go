@@ -209,6 +209,18 @@ func tableReason(path string, r float64) string {
 	return fmt.Sprintf("the table says %s:+%.2f", path, r)
 }
 
+// judgeTable judges each candidate at its relevance in rel (0 when absent).
+func judgeTable(t *testing.T, sess *Session, cands []Candidate, rel map[string]float64) {
+	t.Helper()
+	var evals []Evaluation
+	for _, c := range cands {
+		evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
+	}
+	if _, err := sess.Judge(context.Background(), evals); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSessionEvidence: judgments hone's evidence disputes strongly do not
 // trip the stop rule; their files are offered once more for a second look
 // (first, within the limit), whose judgment stands; at the cycle limit one
@@ -224,13 +236,7 @@ func TestSessionEvidence(t *testing.T) {
 	// Cycle 1: a noisy judge calls three wrong files relevant; the gold one too.
 	judge := func(cands []Candidate, rel map[string]float64) {
 		t.Helper()
-		var evals []Evaluation
-		for _, c := range cands {
-			evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
-		}
-		if _, err := sess.Judge(ctx, evals); err != nil {
-			t.Fatal(err)
-		}
+		judgeTable(t, sess, cands, rel)
 	}
 	c1, _ := sess.Dispatch(ctx)
 	judge(c1, map[string]float64{"gold": 0.95, "fp1": 0.95, "fp2": 0.95, "fp3": 0.95})
@@ -293,14 +299,7 @@ func TestSessionDisputeBoundary(t *testing.T) {
 	if diff := cmp.Diff([]string{"agree", "below", "low75", "low85"}, paths(c1)); diff != "" {
 		t.Fatalf("cycle 1 (-want +got)\n%s", diff)
 	}
-	rel := map[string]float64{"agree": 0.9, "below": 0.9, "low75": 0.1, "low85": 0.1}
-	var evals []Evaluation
-	for _, c := range c1 {
-		evals = append(evals, Evaluation{Path: c.Path, Relevance: rel[c.Path]})
-	}
-	if _, err := sess.Judge(ctx, evals); err != nil {
-		t.Fatal(err)
-	}
+	judgeTable(t, sess, c1, map[string]float64{"agree": 0.9, "below": 0.9, "low75": 0.1, "low85": 0.1})
 	c2, _ := sess.Dispatch(ctx)
 	var second []string
 	for _, c := range c2 {
