@@ -326,6 +326,12 @@ func (ix *Index) resolveDotted(imp string, exts []string, wildcard bool) []ID {
 	return nil
 }
 
+// resolveRust resolves a use path: crate::, self:: and super:: from the
+// current crate and module; any other path from the current module, then,
+// when it starts with another crate of the workspace (yazi_core::tab::Folder),
+// from that crate's src directory, the crate found by its directory
+// (yazi-core/src/lib.rs, crates/yazi_core/src/lib.rs); what is left, by path
+// suffix.
 func (ix *Index) resolveRust(from, imp string) []ID {
 	rs := []string{".rs"}
 	segs := strings.Split(imp, "::")
@@ -335,6 +341,7 @@ func (ix *Index) resolveRust(from, imp string) []ID {
 		self = stripExt(from)
 	}
 	var base string
+	other := false // the path may start with another crate's name
 	switch segs[0] {
 	case "crate":
 		base = path.Dir(from)
@@ -358,8 +365,31 @@ func (ix *Index) resolveRust(from, imp string) []ID {
 	case "std", "core", "alloc":
 		return nil
 	default:
-		base = self
+		base, other = self, true
 	}
+	if ids := ix.rustModule(base, segs); ids != nil || len(segs) == 0 {
+		return ids
+	}
+	if other {
+		if src, ok := ix.rustCrate(segs[0]); ok {
+			if ids := ix.rustModule(src, segs[1:]); ids != nil {
+				return ids
+			}
+		}
+	}
+	// A path from the crate root, by suffix.
+	for n := len(segs); n >= 2; n-- {
+		if ids := ix.bestBySuffix(strings.Join(segs[:n], "/"), rs); ids != nil {
+			return ids
+		}
+	}
+	return nil
+}
+
+// rustModule resolves the module path segs (its last parts may name items
+// in a module: the longest prefix that is a file wins) below directory base;
+// no segs is base's own lib.rs, main.rs or mod.rs.
+func (ix *Index) rustModule(base string, segs []string) []ID {
 	for n := len(segs); n >= 1; n-- {
 		p := path.Join(append([]string{base}, segs[:n]...)...)
 		if id, ok := ix.byPath[p+".rs"]; ok {
@@ -375,15 +405,26 @@ func (ix *Index) resolveRust(from, imp string) []ID {
 				return []ID{id}
 			}
 		}
-		return nil
-	}
-	// An external crate of the workspace or a path from the crate root.
-	for n := len(segs); n >= 2; n-- {
-		if ids := ix.bestBySuffix(strings.Join(segs[:n], "/"), rs); ids != nil {
-			return ids
-		}
 	}
 	return nil
+}
+
+// rustCrate returns the src directory of the workspace crate named name (as
+// a use path names it, with underscores): the directory of a src/lib.rs
+// whose crate directory is name, or name with hyphens.
+func (ix *Index) rustCrate(name string) (string, bool) {
+	if name == "" {
+		return "", false
+	}
+	for _, dir := range []string{name, strings.ReplaceAll(name, "_", "-")} {
+		if _, ok := ix.byPath[dir+"/src/lib.rs"]; ok {
+			return dir + "/src", true
+		}
+		if ids := ix.bestBySuffix(dir+"/src/lib", []string{".rs"}); ids != nil {
+			return path.Dir(ix.Path(ids[0])), true
+		}
+	}
+	return "", false
 }
 
 func (ix *Index) resolveInclude(from, imp string) []ID {
