@@ -417,9 +417,7 @@ func (ix *Index) rustCrate(name string) (string, bool) {
 		return "", false
 	}
 	for _, dir := range []string{name, strings.ReplaceAll(name, "_", "-")} {
-		if _, ok := ix.byPath[dir+"/src/lib.rs"]; ok {
-			return dir + "/src", true
-		}
+		// The shortest such path: <dir>/src/lib.rs itself when it is one.
 		if ids := ix.bestBySuffix(dir+"/src/lib", []string{".rs"}); ids != nil {
 			return path.Dir(ix.Path(ids[0])), true
 		}

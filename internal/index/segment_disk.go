@@ -114,8 +114,7 @@ func (c *runCache) put(k runKey, e entries) {
 	c.curBytes += e.size()
 }
 
-// bytes is what the cache holds, at most: the current generation's bytes
-// and the old one's bound.
+// bytes is what the cache holds: the decoded bytes of both generations.
 func (c *runCache) bytes() int {
 	n := c.curBytes
 	for _, e := range c.old {
