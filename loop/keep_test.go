@@ -234,12 +234,8 @@ func TestSessionEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Cycle 1: a noisy judge calls three wrong files relevant; the gold one too.
-	judge := func(cands []Candidate, rel map[string]float64) {
-		t.Helper()
-		judgeTable(t, sess, cands, rel)
-	}
 	c1, _ := sess.Dispatch(ctx)
-	judge(c1, map[string]float64{"gold": 0.95, "fp1": 0.95, "fp2": 0.95, "fp3": 0.95})
+	judgeTable(t, sess, c1, map[string]float64{"gold": 0.95, "fp1": 0.95, "fp2": 0.95, "fp3": 0.95})
 	if done, why := sess.Done(); done {
 		t.Fatalf("stopped after cycle 1 on false positives the evidence disputes: %s", why)
 	}
@@ -251,7 +247,7 @@ func TestSessionEvidence(t *testing.T) {
 		t.Errorf("a second look does not say why: %v", c2[0].Via)
 	}
 	// The second look: fp1 now judged low, fp2 judged high again (it stands).
-	judge(c2, map[string]float64{"fp1": 0.1, "fp2": 0.9, "x1": 0.1, "x2": 0.1})
+	judgeTable(t, sess, c2, map[string]float64{"fp1": 0.1, "fp2": 0.9, "x1": 0.1, "x2": 0.1})
 	// Three files stand at 0.7 or more, none disputed: done.
 	done, why := sess.Done()
 	if !done || !strings.Contains(why, "3 files at or above 0.70 and no critical gap") {
@@ -269,12 +265,12 @@ func TestSessionEvidence(t *testing.T) {
 	// second look.
 	sess, _ = NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 1, Evidence: evidence})
 	c1, _ = sess.Dispatch(ctx)
-	judge(c1, map[string]float64{"gold": 0.1, "fp1": 0.1, "fp2": 0.1, "fp3": 0.1})
+	judgeTable(t, sess, c1, map[string]float64{"gold": 0.1, "fp1": 0.1, "fp2": 0.1, "fp3": 0.1})
 	c2, _ = sess.Dispatch(ctx)
 	if diff := cmp.Diff([]string{"gold", "fp3"}, paths(c2)); diff != "" {
 		t.Fatalf("the extra cycle (-want +got): the files judged low against evidence of 0.8 or more\n%s", diff)
 	}
-	judge(c2, map[string]float64{"gold": 0.95, "fp3": 0.1})
+	judgeTable(t, sess, c2, map[string]float64{"gold": 0.95, "fp3": 0.1})
 	if done, why := sess.Done(); !done || !strings.Contains(why, "cycle 2") {
 		t.Errorf("after the extra cycle: Done() = %v %q", done, why)
 	}
