@@ -17,10 +17,10 @@
 //	       (CHANGELOG, HISTORY, an archived CHANGES.old; history.py is code)
 //	examples: a directory named example(s), sample(s), demo(s), benchmarks,
 //	       benches (Cargo's), playground(s) (the sample projects a JavaScript
-//	       tool tests against),
-//	       stories or .storybook; a file named demo or example (demo.vue beside
-//	       a composable), a Storybook story (Button.stories.tsx beside the
-//	       Button it shows) or a benchmark (*.bench.ts)
+//	       tool tests against), stories or .storybook; a file named demo or
+//	       example (demo.vue beside a composable), a Storybook story
+//	       (Button.stories.tsx beside the Button it shows) or a benchmark
+//	       (*.bench.ts)
 //	build output: a directory named dist (the bundles a JavaScript package
 //	       commits for release repeat the sources they are built from; build/
 //	       is left alone: it usually holds build scripts, which are code)
