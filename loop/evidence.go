@@ -31,6 +31,21 @@ const (
 	// DisputeLow: a file judged below 0.5 while the evidence is at or above
 	// this is disputed.
 	DisputeLow = 0.8
+	// DisputeLowDoubted replaces DisputeLow once the judge is in doubt
+	// (DoubtBelow): files the evidence rates from here to DisputeLow, where
+	// the fix changed 7.7 % of the files (BENCHMARKS.md, Calibration), get
+	// a second look too when the judge rates them unrelated.
+	DisputeLowDoubted = 0.7
+	// DoubtBelow: a judge that rates relevant a file hone's evidence puts
+	// below this, or that reverses its own judgment on a second look, is in
+	// doubt for the rest of the session. The fix changed under 1 % of the
+	// files the evidence scores below 0.5 (BENCHMARKS.md, Calibration): a
+	// judge that finds one relevant sees what hone cannot, or errs, and
+	// either way its judgments of unrelated files are worth checking where
+	// hone's evidence is strong. A judge that agrees with the evidence
+	// wherever the evidence is clear keeps DisputeLow: its second looks
+	// cost a page slot each, which a file not offered yet may need.
+	DoubtBelow = 0.5
 )
 
 // EvidenceFloor: once the judge has found what it needs, a pooled session
@@ -159,10 +174,37 @@ func (s *Session) dispute(e Evaluation) {
 	if s.looked[e.Path] || e.Revise {
 		return
 	}
-	ev, ok := s.evidence[e.Path]
-	if ok && ((e.Relevance >= s.opts.Threshold && ev < DisputeHigh) || (e.Relevance < 0.5 && ev >= DisputeLow)) {
-		s.disputed[e.Path] = fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
+	low := DisputeLow
+	if s.doubt != "" {
+		low = DisputeLowDoubted
 	}
+	ev, ok := s.evidence[e.Path]
+	switch {
+	case !ok:
+	case e.Relevance >= s.opts.Threshold && ev < DisputeHigh:
+		s.disputed[e.Path] = fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
+	case e.Relevance < 0.5 && ev >= low:
+		why := fmt.Sprintf("judged %.2f, hone's evidence %.2f", e.Relevance, ev)
+		if ev < DisputeLow {
+			why += "; the judge is in doubt: " + s.doubt
+		}
+		s.disputed[e.Path] = why
+	}
+}
+
+// doubtOf returns why the judgment e puts the judge in doubt (DoubtBelow),
+// or "": it rates relevant a file hone's evidence puts below DoubtBelow, or
+// it is a second look that turns the file's judgment to the other side of
+// the threshold. before is the file's judgment before e, if any.
+func (s *Session) doubtOf(e Evaluation, before Evaluation, judged bool) string {
+	if ev, ok := s.evidence[e.Path]; ok && e.Relevance >= s.opts.Threshold && ev < DoubtBelow {
+		return fmt.Sprintf("it judged %s %.2f where hone's evidence is %.2f", e.Path, e.Relevance, ev)
+	}
+	if _, open := s.disputed[e.Path]; open && judged && !e.Revise &&
+		(before.Relevance >= s.opts.Threshold) != (e.Relevance >= s.opts.Threshold) {
+		return fmt.Sprintf("it judged %s %.2f, then %.2f on a second look", e.Path, before.Relevance, e.Relevance)
+	}
+	return ""
 }
 
 // evidenceRanked returns hone's own evaluation of every file its evidence

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -305,6 +307,90 @@ func TestSessionDisputeBoundary(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"below", "low85"}, second); diff != "" {
 		t.Errorf("second looks (-want +got)\n%s", diff)
+	}
+}
+
+// TestSessionDoubt: a judge that rates relevant a file hone's evidence puts
+// below DoubtBelow, or that turns a judgment over on its second look, is in
+// doubt, and from then on a file it rated unrelated gets a second look from
+// DisputeLowDoubted on: in the cycle that raised the doubt and in the
+// earlier ones alike. A judge that agrees with the evidence wherever it is
+// clear gets second looks only from DisputeLow on.
+func TestSessionDoubt(t *testing.T) {
+	ctx := context.Background()
+	evidence := tableEvaluator{"top": 0.9, "mid": 0.75, "a": 0.6, "weak": 0.3, "b": 0.6, "mid2": 0.72, "c": 0.6, "d": 0.6}
+	low := func(hi ...string) map[string]float64 { // every file 0.1 but hi, 0.9
+		m := map[string]float64{}
+		for p := range evidence {
+			m[p] = 0.1
+		}
+		for _, p := range hi {
+			m[p] = 0.9
+		}
+		return m
+	}
+	tests := []struct {
+		name  string
+		pages [][]string           // the files of each cycle, in the order offered
+		rels  []map[string]float64 // the judge, per cycle
+		want  []string             // the second looks of the next cycle, sorted
+		doubt string               // in the reason of mid's second look ("": none)
+	}{
+		{"agreeing judge", [][]string{{"top", "mid", "a", "weak"}}, []map[string]float64{low("top")}, nil, ""},
+		{"relevant where the evidence is weak", [][]string{{"top", "mid", "a", "weak"}}, []map[string]float64{low("top", "weak")},
+			[]string{"mid", "weak"}, "it judged weak 0.90 where hone's evidence is 0.30"},
+		{"a doubt raised later re-checks earlier judgments", [][]string{{"top", "mid", "a", "b"}, {"mid2", "weak", "c", "d"}},
+			[]map[string]float64{low("top"), low("weak")},
+			[]string{"mid", "mid2", "weak"}, "it judged weak 0.90 where hone's evidence is 0.30"},
+		{"a judgment turned over on its second look", [][]string{{"top", "mid", "a", "b"}, {"a", "c", "d", "mid2"}},
+			[]map[string]float64{low("top", "a"), low()},
+			[]string{"mid", "mid2"}, "it judged a 0.90, then 0.10 on a second look"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ranked []string // the searcher's ranking: the pages' new files, in order
+			for _, page := range tt.pages {
+				for _, p := range page {
+					if !slices.Contains(ranked, p) {
+						ranked = append(ranked, p)
+					}
+				}
+			}
+			for p := range evidence {
+				if !slices.Contains(ranked, p) {
+					ranked = append(ranked, p)
+				}
+			}
+			sess, err := NewSession(ctx, "task", &viaSearcher{ranked: ranked}, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 5, MinFiles: 9, Evidence: evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, page := range tt.pages {
+				cands, _ := sess.Dispatch(ctx)
+				if diff := cmp.Diff(page, paths(cands)); diff != "" {
+					t.Fatalf("cycle %d (-want +got)\n%s", i+1, diff)
+				}
+				judgeTable(t, sess, cands, tt.rels[i])
+			}
+			next, _ := sess.Dispatch(ctx)
+			var second []string
+			why := ""
+			for _, c := range next {
+				if c.SecondLook() {
+					second = append(second, c.Path)
+					if c.Path == "mid" {
+						why = c.Via[0]
+					}
+				}
+			}
+			sort.Strings(second)
+			if diff := cmp.Diff(tt.want, second); diff != "" {
+				t.Errorf("second looks (-want +got)\n%s", diff)
+			}
+			if tt.doubt != "" && !strings.Contains(why, "the judge is in doubt: "+tt.doubt) {
+				t.Errorf("mid's second look says %q, want the doubt %q", why, tt.doubt)
+			}
+		})
 	}
 }
 

@@ -287,7 +287,8 @@ type Options struct {
 	// Evidence, when set (and Rejudge is off), is hone's own evaluator, run on
 	// each cycle's candidates: a judgment it disputes strongly (see Dispute)
 	// does not count toward the stop rule and is offered once more for a
-	// second look, whose judgment stands.
+	// second look, whose judgment stands; a judge in doubt (DoubtBelow)
+	// is disputed more readily.
 	Evidence Evaluator `json:"-"`
 	// Pool, when above Candidates and Evidence is set, is how many files
 	// not judged yet DISPATCH asks the Searcher for: the evidence judges them
@@ -386,6 +387,7 @@ type Session struct {
 	prior    []string           // Options.Prior's paths, best first
 	initial  map[string]bool    // the first query's focus areas
 	asked    bool               // the last judgments named missing context, terms or requests
+	doubt    string             // why the judge is in doubt (DoubtBelow); "" while it is not
 }
 
 // NewSession starts a loop for task and builds its first query.
@@ -631,6 +633,15 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		clean = append(clean, e)
 	}
 	s.sortEvals(clean)
+	doubted := s.doubt != ""
+	if !s.opts.Rejudge && !doubted {
+		for _, e := range clean {
+			before, judged := s.judged[e.Path]
+			if s.doubt = s.doubtOf(e, before, judged); s.doubt != "" {
+				break
+			}
+		}
+	}
 	for _, e := range clean {
 		if _, ok := s.disputed[e.Path]; ok {
 			s.looked[e.Path] = true // its second look: this judgment stands
@@ -638,6 +649,15 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		s.judged[e.Path] = e
 		if !s.opts.Rejudge {
 			s.dispute(e)
+		}
+	}
+	if !doubted && s.doubt != "" {
+		// In doubt from now on: the earlier judgments of unrelated files
+		// are checked again against the lower bar.
+		for p, e := range s.judged {
+			if _, open := s.disputed[p]; !open && !seen[p] {
+				s.dispute(e)
+			}
 		}
 	}
 	cyc := Cycle{N: s.Cycle(), Query: s.query.Clone(), Candidates: len(s.pending), Evaluations: clean}
