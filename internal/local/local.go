@@ -38,7 +38,9 @@
 //	          and capped together at AnchorCap
 //	symbol    it defines a specific symbol named after one of the task's key
 //	          words or their synonyms, or a plain name that is itself one of
-//	          the cycle's synonyms and defined in few files (throttle)
+//	          the cycle's synonyms and defined in few files (throttle), or
+//	          one of the task's key words defined in the file named after
+//	          it and in few others (passthrough in passthrough.ts)
 //	          (WeightSymbolTerm)
 //	path      the file's name is a key word or a synonym (WeightPathName);
 //	          its path (directories and name) says two or more of the

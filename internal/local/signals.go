@@ -52,6 +52,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		}
 		add(fmt.Sprintf("covers %d of %d task terms", len(got), len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
 	}
+	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	for _, d := range e.ix.File(j.id).Defs {
 		if !e.specific(d.Name) {
 			// A plain name that is the code's word for the task's concept
@@ -60,6 +61,14 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 				len(e.ix.Defining(d.Name)) <= MaxSharedDefiners {
 				add(fmt.Sprintf("defines %s (%s)", d.Name, syn[0]), WeightSymbolTerm)
 				break
+			}
+			// So does the task's own key word defined in the file named
+			// after it (passthrough in passthrough.ts), by few files.
+			if lower := strings.ToLower(d.Name); lower == strings.ToLower(stem) && len(d.Name) >= 3 {
+				if w := e.taskTerm(lower); w != "" && e.keyTerms[w] && len(e.ix.Defining(d.Name)) <= MaxSharedDefiners {
+					add(fmt.Sprintf("defines its namesake %s (%q)", d.Name, w), WeightSymbolTerm)
+					break
+				}
 			}
 			continue
 		}
@@ -105,7 +114,6 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 	if says := e.pathSays(j.cand.Path); len(says) >= 2 {
 		add(fmt.Sprintf("path says %s (title)", strings.Join(says, " and ")), WeightPathName)
 	}
-	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
 	if strings.HasPrefix(stem, "__") {
 		stem = "" // __init__, __main__: every package has one; the name says nothing
 	}
