@@ -194,14 +194,18 @@ func (s *Session) dispute(e Evaluation) {
 
 // doubtOf returns why the judgment e puts the judge in doubt (DoubtBelow),
 // or "": it rates relevant a file hone's evidence puts below DoubtBelow, or
-// it is a second look that turns the file's judgment to the other side of
-// the threshold. before is the file's judgment before e, if any.
-func (s *Session) doubtOf(e Evaluation, before Evaluation, judged bool) string {
+// it is a second look (its file's dispute is open, so it was judged before)
+// that turns the file's judgment to the other side of the threshold. Call
+// it before e is recorded.
+func (s *Session) doubtOf(e Evaluation) string {
 	if ev, ok := s.evidence[e.Path]; ok && e.Relevance >= s.opts.Threshold && ev < DoubtBelow {
 		return fmt.Sprintf("it judged %s %.2f where hone's evidence is %.2f", e.Path, e.Relevance, ev)
 	}
-	if _, open := s.disputed[e.Path]; open && judged && !e.Revise &&
-		(before.Relevance >= s.opts.Threshold) != (e.Relevance >= s.opts.Threshold) {
+	if _, open := s.disputed[e.Path]; open && !e.Revise {
+		before := s.judged[e.Path]
+		if (before.Relevance >= s.opts.Threshold) == (e.Relevance >= s.opts.Threshold) {
+			return ""
+		}
 		return fmt.Sprintf("it judged %s %.2f, then %.2f on a second look", e.Path, before.Relevance, e.Relevance)
 	}
 	return ""

@@ -636,8 +636,7 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	doubted := s.doubt != ""
 	if !s.opts.Rejudge && !doubted {
 		for _, e := range clean {
-			before, judged := s.judged[e.Path]
-			if s.doubt = s.doubtOf(e, before, judged); s.doubt != "" {
+			if s.doubt = s.doubtOf(e); s.doubt != "" {
 				break
 			}
 		}

@@ -53,6 +53,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 		add(fmt.Sprintf("covers %d of %d task terms", len(got), len(e.taskTerms)), WeightCoverage*covered/e.taskTotal)
 	}
 	stem := strings.TrimSuffix(path.Base(j.cand.Path), path.Ext(j.cand.Path))
+	lowerStem := strings.ToLower(stem)
 	for _, d := range e.ix.File(j.id).Defs {
 		if !e.specific(d.Name) {
 			// A plain name that is the code's word for the task's concept
@@ -64,7 +65,7 @@ func (e *Evaluator) baseSignals(j *judged, best float64, stands map[string][]str
 			}
 			// So does the task's own key word defined in the file named
 			// after it (passthrough in passthrough.ts), by few files.
-			if lower := strings.ToLower(d.Name); lower == strings.ToLower(stem) && len(d.Name) >= 3 {
+			if lower := strings.ToLower(d.Name); lower == lowerStem && len(d.Name) >= 3 {
 				if w := e.taskTerm(lower); w != "" && e.keyTerms[w] && len(e.ix.Defining(d.Name)) <= MaxSharedDefiners {
 					add(fmt.Sprintf("defines its namesake %s (%q)", d.Name, w), WeightSymbolTerm)
 					break
