@@ -118,8 +118,9 @@ const (
 	headValue = 0.2
 	// headLines is the length of that head.
 	headLines = 15
-	// contextLines is the context kept around a match.
-	contextLines = 1
+	// contextLines is the context kept around a match, at most: two lines
+	// each side where the budget allows, one where it is tight.
+	contextLines = 2
 	// maxLineBytes cuts longer lines in excerpts: minified code and data say
 	// nothing more after that.
 	maxLineBytes = 240
@@ -482,7 +483,12 @@ func (f *file) pieces(withDefs bool) []piece {
 			v += defLineBonus
 		}
 		ps = append(ps, piece{line, line, v})
-		ps = append(ps, piece{max(1, line-contextLines), min(n, line+contextLines), v * contextFactor})
+		// The context widens a line at a time, each ring worth less than
+		// the one inside it: every match gets its nearest neighbours
+		// before any gets its farther ones.
+		for d := 1; d <= contextLines; d++ {
+			ps = append(ps, piece{max(1, line-d), min(n, line+d), v * contextFactor / float64(d)})
+		}
 		if withDefs {
 			for _, d := range f.enclosing(line) {
 				if d != line && !enclosing[d] {
