@@ -148,6 +148,32 @@ func TestJudgeDoneStatesPackTokens(t *testing.T) {
 	}
 }
 
+// TestJudgeDoneWithoutEvaluations: an agent that has what it needs ends the
+// session with done alone; evaluations may be left out, and without done
+// an empty judge call still moves the session on (nothing judged).
+func TestJudgeDoneWithoutEvaluations(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check"}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	id := step.Session
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id}, &step); res.IsError {
+		t.Fatalf("judge without evaluations: %s", text(res))
+	}
+	if step.Done {
+		t.Fatalf("judge without evaluations or done ended the session: %+v", step)
+	}
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "done": true}, &step); res.IsError {
+		t.Fatalf("judge with done alone: %s", text(res))
+	}
+	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
+		t.Fatalf("done alone did not end the session: %+v", step)
+	}
+}
+
 // checkTokens: an answer states about what it carries, all of it.
 func checkTokens(t *testing.T, what string, step Step, body string) {
 	t.Helper()

@@ -143,7 +143,7 @@ type StartInput struct {
 // JudgeInput is the input of judge.
 type JudgeInput struct {
 	Session     string     `json:"session" jsonschema:"the session id returned by start"`
-	Evaluations []Judgment `json:"evaluations" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged; a file judged in an earlier cycle may be judged again with revise true"`
+	Evaluations []Judgment `json:"evaluations,omitempty" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged (omit it with done true to end the session as it stands); a file judged in an earlier cycle may be judged again with revise true"`
 	Done        bool       `json:"done,omitempty" jsonschema:"true when you have enough context: the session ends now with these judgments and returns the result"`
 	Ask         []string   `json:"ask,omitempty" jsonschema:"what the next cycle should look up, e.g. 'definition of SessionManager', 'callers of validate_token', 'path:src/auth/**'"`
 }
