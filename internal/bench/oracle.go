@@ -27,6 +27,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -99,6 +100,12 @@ type OracleRun struct {
 	PagesAcc float64 `json:"pages_acc"`
 	// Pages are what each cycle offered, in the order offered.
 	Pages [][]OracleOffer `json:"pages"`
+	// GoldExcerpts counts the gold files with hunks (Instance.GoldHunks)
+	// whose first excerpt the session showed; AimedExcerpts those whose
+	// first excerpt showed a line of one of the file's hunks: where the fix
+	// edits, as a judge reads it.
+	GoldExcerpts  int `json:"gold_excerpts,omitempty"`
+	AimedExcerpts int `json:"aimed_excerpts,omitempty"`
 	// Packs are the coverage of the context pack built from the session's
 	// result (its judged files: the selection, then the rest), at each
 	// budget of Options.PackBudgets: what a subagent receives after the
@@ -191,6 +198,10 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	run := &OracleRun{Flip: j.Flip, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
 	read := map[string]bool{}
 	gold := goldSet(in.Gold)
+	hunks := map[string][]Hunk{}
+	for _, h := range in.GoldHunks {
+		hunks[h.Path] = append(hunks[h.Path], h)
+	}
 	var cum OracleCycle
 	for {
 		if done, _ := sess.Done(); done {
@@ -220,6 +231,14 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 			view, err := excerpts.Of(c, terms)
 			if err != nil {
 				view = "(no excerpt: " + err.Error() + ")" // what the MCP server shows
+			}
+			if hs := hunks[c.Path]; len(hs) > 0 && !c.SecondLook() {
+				run.GoldExcerpts++
+				if shows := ExcerptLines(view); slices.ContainsFunc(hs, func(h Hunk) bool {
+					return slices.ContainsFunc(h.Lines, func(l int) bool { return shows[l] })
+				}) {
+					run.AimedExcerpts++
+				}
 			}
 			cum.Tokens += (len(view) + len(c.EvidenceBrief())) / 4 // as the MCP server shows them
 		}
@@ -275,6 +294,11 @@ type OracleFigures struct {
 	// there is no such session. CycleOneMissed counts them.
 	CycleOneMissed int     `json:"cycle_one_missed"`
 	Recovered      float64 `json:"recovered"`
+	// Aimed is the share of gold files' first excerpts that showed a line
+	// of the fix's hunks in that file (OracleRun.AimedExcerpts), over
+	// GoldExcerpts of them; -1 when there is none.
+	GoldExcerpts int     `json:"gold_excerpts"`
+	Aimed        float64 `json:"aimed"`
 	// SetRecall and SetPrecision judge the selection (an empty selection
 	// has precision 0); EmptySelections counts those.
 	SetRecall       float64 `json:"set_recall"`
@@ -313,7 +337,8 @@ type OracleCycleFigures struct {
 // the default runs (their ranking is the pages baseline) and sessions the
 // simulated judge's, by instance id.
 func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[string]*OracleRun) OracleFigures {
-	f := OracleFigures{Label: j.Label(), Flip: j.Flip, CyclesUsed: map[int]int{}, Stops: map[string]int{}, Recovered: -1}
+	f := OracleFigures{Label: j.Label(), Flip: j.Flip, CyclesUsed: map[int]int{}, Stops: map[string]int{}, Recovered: -1, Aimed: -1}
+	aimed := 0
 	maxCycles := 0
 	for _, s := range sessions {
 		maxCycles = max(maxCycles, len(s.Cycles))
@@ -353,6 +378,8 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 				recovered++
 			}
 		}
+		f.GoldExcerpts += s.GoldExcerpts
+		aimed += s.AimedExcerpts
 		f.SetRecall += SetRecall(s.Files, in.Gold)
 		f.SetPrecision += SetPrecision(s.Files, in.Gold)
 		if len(s.Files) == 0 {
@@ -392,6 +419,9 @@ func ScoreOracle(j Judge, insts []Instance, runs map[string]*Run, sessions map[s
 		f.MeanFiles /= float64(ran)
 		f.MeanCycles /= float64(ran)
 	}
+	if f.GoldExcerpts > 0 {
+		f.Aimed = float64(aimed) / float64(f.GoldExcerpts)
+	}
 	if f.CycleOneMissed > 0 {
 		f.Recovered = float64(recovered) / float64(f.CycleOneMissed)
 	}
@@ -418,6 +448,9 @@ func writeOracle(w io.Writer, f *OracleFigures) error {
 	fmt.Fprintln(w, "(cumulative; k of the pages baseline = the candidates each session offered so far)")
 	if f.Recovered >= 0 {
 		fmt.Fprintf(w, "missed by cycle 1: %d, every gold file offered by the end: %.1f %%\n", f.CycleOneMissed, 100*f.Recovered)
+	}
+	if f.Aimed >= 0 {
+		fmt.Fprintf(w, "gold files' first excerpts that show a line the fix edits: %.1f %% of %d\n", 100*f.Aimed, f.GoldExcerpts)
 	}
 	fmt.Fprintf(w, "selection: recall %.1f %%, precision %.1f %%, mean files %.2f, empty %d\n",
 		100*f.SetRecall, 100*f.SetPrecision, f.MeanFiles, f.EmptySelections)

@@ -57,6 +57,23 @@ var (
 	packLine    = regexp.MustCompile(`^\s*(\d+) \|`)
 )
 
+// excerptLine is a numbered line of a judge's excerpt: "  12 | text".
+var excerptLine = regexp.MustCompile(`^\s*(\d+) \|`)
+
+// ExcerptLines reads back which lines of its file a judge's excerpt
+// (hone.Excerpts.Of, pack.View) shows: its numbered lines.
+func ExcerptLines(view string) map[int]bool {
+	shown := map[int]bool{}
+	for _, line := range splitLines(view) {
+		if m := excerptLine.FindStringSubmatch(line); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				shown[n] = true
+			}
+		}
+	}
+	return shown
+}
+
 // ShownLines reads a pack back: for every file section, the line numbers it
 // shows (an empty set for a section with no line shown).
 func ShownLines(pack string) map[string]map[int]bool {

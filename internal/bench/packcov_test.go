@@ -113,3 +113,21 @@ func TestCoverAgreesWithPackcov(t *testing.T) {
 		}
 	}
 }
+
+func TestExcerptLines(t *testing.T) {
+	view := "(python, 36 lines)\nmatches: token 12\ndefs: class Token:10, method Token.expired:15\n 9 | @dataclass\n10 | class Token:\n…\n120 |     return 1 | 2\n"
+	got := ExcerptLines(view)
+	for _, l := range []int{9, 10, 120} {
+		if !got[l] {
+			t.Errorf("line %d not read as shown", l)
+		}
+	}
+	for _, l := range []int{12, 15, 36, 2} {
+		if got[l] {
+			t.Errorf("line %d read as shown: only numbered lines are", l)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("ExcerptLines = %v, want lines 9, 10 and 120", got)
+	}
+}
