@@ -460,6 +460,55 @@ type piece struct {
 	value    float64
 }
 
+// The aim of a judge's view: the unit the pack would show first (see
+// Aiming at the edit), by the query's words alone, a definition they name
+// first, when one unit scores above every other. A unit of at most aimLines lines leads the view whole; a longer
+// one leads with its first line, and its matching lines come before the
+// file's others.
+const (
+	aimLines = 12
+	aimValue = 100.0
+)
+
+// aimOf returns what a view's terms say about where the change goes: each
+// term of weight 1, and each a name the task may give (the query holds the
+// task's identifiers).
+func aimOf(terms []string) Evidence {
+	ev := Evidence{Terms: map[string]float64{}, Symbols: map[string]bool{}}
+	for _, t := range terms {
+		ev.Terms[t] = 1
+		ev.Symbols[strings.ToLower(t)] = true
+	}
+	return ev
+}
+
+// aimed puts the pieces of the part of f that ev points at first (see
+// aimLines), ps sorted as sortPieces sorts.
+func (f *file) aimed(ps []piece, ev Evidence) []piece {
+	if len(f.defs) == 0 || len(ev.Terms) == 0 && len(ev.Symbols) == 0 && len(ev.Lines) == 0 {
+		return ps
+	}
+	us := f.score(f.units(), ev)
+	if len(us) == 0 || us[0].score <= 0 || us[0].def < 0 || len(us) > 1 && us[1].score >= us[0].score {
+		return ps // nothing the terms point at, or no one part before the others
+	}
+	u := us[0]
+	if u.to-u.from+1 <= aimLines {
+		return append([]piece{{u.from, u.to, aimValue}}, ps...)
+	}
+	out := make([]piece, 0, len(ps)+1)
+	start := f.defs[u.def].Line
+	out = append(out, piece{start, start, aimValue})
+	for _, p := range ps {
+		if p.from >= u.from && p.to <= u.to {
+			p.value *= 2
+		}
+		out = append(out, p)
+	}
+	sortPieces(out)
+	return out
+}
+
 // separator goes between ranges of an excerpt.
 const separator = "…\n"
 
@@ -705,8 +754,10 @@ func cut(s string, limit int) string {
 }
 
 // View returns a compact view of root/path for a judge: a line with the path,
-// language and length, the lines matching each term, the definitions, and the
-// matching lines with a line of context, numbered, within opts.Budget tokens.
+// language and length, the lines matching each term, the definitions, and,
+// numbered, first the part of the file the terms point at (aimed: the unit
+// the pack would show first, by these terms), then the matching lines with
+// their context, within opts.Budget tokens.
 // defs are the file's definitions (nil: none shown). A file that looks like
 // secret material is a *secret.Error (errors.Is(err, secret.ErrSecret))
 // unless opts.ShowSecrets.
@@ -716,13 +767,13 @@ func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (s
 		return "", err
 	}
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
-	out, _, _ := f.view(opts.Budget)
+	out, _, _ := f.view(opts.Budget, aimOf(terms))
 	return out, nil
 }
 
 // view renders View's text within budget tokens, and says which lines it
 // showed and whether it showed every definition.
-func (f *file) view(budget int) (string, []bool, bool) {
+func (f *file) view(budget int, aim Evidence) (string, []bool, bool) {
 	lang := Language(f.path)
 	if lang == "" {
 		lang = "text"
@@ -736,7 +787,7 @@ func (f *file) view(budget int) (string, []bool, bool) {
 	if limit >= 0 {
 		rest = limit - len(head)
 	}
-	ps := f.pieces(false)
+	ps := f.aimed(f.pieces(false), aim)
 	allDefs := f.defsLine(-1)
 	allLines, _, shown := f.excerptAfter(ps, -1, nil)
 	if fits(0, len(allDefs)+len(allLines), rest) {
@@ -762,7 +813,7 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 		return "", err
 	}
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
-	_, shown, allDefs := f.view(first)
+	_, shown, allDefs := f.view(first, aimOf(terms))
 	limit := limitBytes(opts.Budget)
 	head := fmt.Sprintf("%s (%s), more than the first excerpt showed\n", LinePath(filepath.ToSlash(path)), nLines(len(f.lines)))
 	if !fits(0, len(head), limit) {
