@@ -95,3 +95,22 @@ func TestViewLeadsWithTheAim(t *testing.T) {
 		})
 	}
 }
+
+// TestViewMatchesLineShowsTheQueryWords: the matches line names the query's
+// words as given, not the folded forms they are matched by ("crashes", not
+// "crashe"), each once.
+func TestViewMatchesLineShowsTheQueryWords(t *testing.T) {
+	root := t.TempDir()
+	src := "def handle(proxy):\n    # crashes when the proxy has no model\n    return proxy.model\n"
+	if err := os.WriteFile(filepath.Join(root, "a.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := View(root, "a.py", []string{"crashes", "proxies", "proxy", "models", "queryset"}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "matches: crashes 1, proxy 3, models 2; absent: proxies, queryset\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("view:\n%s\nwant the line %q", got, want)
+	}
+}

@@ -278,17 +278,26 @@ func Language(path string) string {
 // terms normalises query terms to the form of tokenize's whole-identifier
 // terms, dropping empties and duplicates.
 func normTerms(terms []string) []string {
-	var out []string
+	out, _ := normTermsShown(terms)
+	return out
+}
+
+// normTermsShown is normTerms with, for each term, the form a reader is
+// shown: the first query term that gave it, lower-cased ("crashes", not
+// the folded "crashe").
+func normTermsShown(terms []string) (norm, shown []string) {
 	seen := map[string]bool{}
 	for _, t := range terms {
-		t = stem(strings.ToLower(strings.Trim(strings.TrimSpace(t), "_-.")))
-		if t == "" || seen[t] {
+		w := strings.ToLower(strings.Trim(strings.TrimSpace(t), "_-."))
+		n := stem(w)
+		if n == "" || seen[n] {
 			continue
 		}
-		seen[t] = true
-		out = append(out, t)
+		seen[n] = true
+		norm = append(norm, n)
+		shown = append(shown, w)
 	}
-	return out
+	return norm, shown
 }
 
 // stem folds a plain English plural onto its singular ("tokens" → "token",
@@ -308,6 +317,7 @@ type file struct {
 	// hits[i] lists the indexes into terms found on line i+1.
 	hits  [][]int
 	terms []string
+	shown []string // terms as the matches line prints them
 	count []int // lines matching each term
 	defs  []syntax.Tag
 	costs []int // lineCost by line number, 0 until computed
@@ -326,7 +336,8 @@ const (
 // newFile splits data into lines, masking credential values unless
 // showSecrets, and finds the terms on them.
 func newFile(path string, data []byte, terms []string, defs []syntax.Tag, showSecrets bool) *file {
-	f := &file{path: path, lines: splitLines(data), terms: normTerms(terms)}
+	f := &file{path: path, lines: splitLines(data)}
+	f.terms, f.shown = normTermsShown(terms)
 	if !showSecrets {
 		// No prefilter of the whole file (secret.For's content): only the
 		// lines an excerpt weighs are masked, and they are few.
@@ -720,7 +731,7 @@ func (f *file) matchesLine() string {
 		return ""
 	}
 	var found, absent []string
-	for i, t := range f.terms {
+	for i, t := range f.shown {
 		if f.count[i] > 0 {
 			found = append(found, t+" "+strconv.Itoa(f.count[i]))
 		} else {
