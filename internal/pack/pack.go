@@ -318,7 +318,7 @@ type file struct {
 	hits  [][]int
 	terms []string
 	shown []string // terms as the matches line prints them
-	count []int // lines matching each term
+	count []int    // lines matching each term
 	defs  []syntax.Tag
 	costs []int // lineCost by line number, 0 until computed
 	// masker masks lines as they are printed; nil shows them as they are.
