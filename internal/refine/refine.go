@@ -370,7 +370,8 @@ func (r *Refiner) Refine(ctx context.Context, in loop.RefineInput) (loop.Query, 
 }
 
 // frameworks returns the libraries the teachers import (imports that
-// resolve to no file of the repository) that other files use too (the last part of each absolute import:
+// resolve to no file of the repository and are not the language's standard
+// library, stdlib.go) that other files use too (the last part of each absolute import:
 // FluentValidation, DataAnnotations), the most shared among the teachers
 // first, then the rarest in the repository, at most maxFrameworks. The
 // framework a file is written against is the codebase's word for its
@@ -389,6 +390,9 @@ func (r *Refiner) frameworks(teachers []loop.Evaluation, have map[string]bool) [
 		for _, imp := range r.ix.File(id).Imports {
 			if strings.HasPrefix(imp, ".") || len(r.ix.ResolveImport(id, imp)) > 0 {
 				continue // the project's own module: not a framework
+			}
+			if isStandardLibrary(r.ix.File(id).Lang, imp) {
+				continue // every program's: no concern of this one (stdlib.go)
 			}
 			t := strings.ToLower(imp[strings.LastIndexAny(imp, `./:\`)+1:])
 			if seen[t] || have[t] || len(t) < 4 || !IsVocabulary(t) {
