@@ -324,6 +324,8 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			if err := save(st.CachePath, ix); err != nil {
 				warn("index: cache not saved (%v); index kept in memory", err)
 			}
+		} else if held && st.CachePath != "" {
+			sweep(st.CachePath, old)
 		}
 		st.Millis = time.Since(start).Milliseconds()
 		return ix, st, nil
