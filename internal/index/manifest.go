@@ -414,15 +414,33 @@ func save(p string, ix *Index) error {
 	// Collect what no manifest of this root names any more. A process that
 	// read the old manifest and has yet to read one of these segments finds
 	// it missing and parses its files again.
+	removeUnnamed(p, keep, 0)
+	return nil
+}
+
+// removeUnnamed removes the files of the cache of the manifest at p that
+// keep does not name (the manifest and its lock are named by the callers);
+// with olderThan > 0, only regular files last written longer ago than that.
+// The caller holds p's lock.
+func removeUnnamed(p string, keep map[string]bool, olderThan time.Duration) {
+	dir := filepath.Dir(p)
 	prefix := strings.TrimSuffix(filepath.Base(p), ".bin")
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if n := e.Name(); strings.HasPrefix(n, prefix) && !keep[n] {
-				os.Remove(filepath.Join(dir, n))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasPrefix(n, prefix) || keep[n] {
+			continue
+		}
+		if olderThan > 0 {
+			if fi, err := e.Info(); err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) <= olderThan {
+				continue
 			}
 		}
+		os.Remove(filepath.Join(dir, n))
 	}
-	return nil
 }
 
 // staleAfter is how long a segment that root's manifest no longer names is
@@ -447,21 +465,7 @@ func sweep(p string, ix *Index) {
 	for _, sg := range ix.segs {
 		keep[sg.name] = true
 	}
-	dir := filepath.Dir(p)
-	prefix := strings.TrimSuffix(filepath.Base(p), ".bin")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		n := e.Name()
-		if !strings.HasPrefix(n, prefix) || keep[n] {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAfter {
-			os.Remove(filepath.Join(dir, n))
-		}
-	}
+	removeUnnamed(p, keep, staleAfter)
 }
 
 // encodeQuiet appends the quiet directories: count, then per directory in
