@@ -473,9 +473,9 @@ type piece struct {
 
 // The aim of a judge's view: the unit the pack would show first (see
 // Aiming at the edit), by the query's words alone, a definition they name
-// first, when one unit scores above every other. A unit of at most aimLines lines leads the view whole; a longer
-// one leads with its first line, and its matching lines come before the
-// file's others.
+// first, when one unit scores above every other. A unit of at most
+// aimLines lines leads the view whole; a longer one leads with its first
+// line, and its matching lines come before the file's others.
 const (
 	aimLines = 12
 	aimValue = 100.0
