@@ -13,6 +13,7 @@ import (
 
 	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/internal/testrepo"
+	"github.com/hone-dev/hone/loop"
 )
 
 // A first answer (Options.FirstAnswer) on a tree larger than what it parses
@@ -270,5 +271,60 @@ func TestFirstAnswerCloseStopsCompletion(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if after := fmt.Sprint(os.ReadDir(cache)); after != before {
 		t.Errorf("the cache changed after Close:\n%s\n%s", before, after)
+	}
+}
+
+// A stepwise session started on a first answer's partial index goes on from
+// the complete index once the background completion has built it: its next
+// refinement says so, and a session started on a complete index never does.
+func TestFirstAnswerSessionMovesToCompleteIndex(t *testing.T) {
+	dir := testrepo.Padded(t, "testdata/auth-service", 30)
+	ctx := context.Background()
+	const task = "Fix the authentication token expiry bug"
+	moved := func(sess *loop.Session) bool {
+		t.Helper()
+		cands, err := sess.Dispatch(ctx)
+		if err != nil || len(cands) == 0 {
+			t.Fatalf("dispatch: %d candidates, %v", len(cands), err)
+		}
+		evals := make([]loop.Evaluation, len(cands))
+		for i, c := range cands {
+			evals[i] = loop.Evaluation{Path: c.Path, Relevance: 0.1, Reason: "not it"}
+		}
+		if _, err := sess.Judge(ctx, evals); err != nil {
+			t.Fatal(err)
+		}
+		ref := sess.Result().Cycles[0].Refinement
+		return ref != nil && slices.ContainsFunc(ref.Why, func(w string) bool { return strings.Contains(w, "the index is complete now") })
+	}
+	repo, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true, Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sess, err := repo.Start(ctx, task, hone.RetrieveOptions{Loop: loop.Options{Candidates: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.IndexStats().Unparsed == 0 {
+		t.Fatal("the session's index was complete: the test exercises nothing")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for repo.IndexStats().Unparsed > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("index still has %d unparsed files after 20 s", repo.IndexStats().Unparsed)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !moved(sess) {
+		t.Errorf("a session started on a partial index stayed on it after the index was completed: %+v", sess.Result().Cycles[0].Refinement)
+	}
+	// Started now, on the complete index: nothing to move to.
+	again, err := repo.Start(ctx, task, hone.RetrieveOptions{Loop: loop.Options{Candidates: 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moved(again) {
+		t.Error("a session started on a complete index says it moved")
 	}
 }

@@ -748,7 +748,41 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	if err := r.prior(ctx, ix, text, opts, w); err != nil {
 		return nil, err
 	}
+	if ix.Unparsed() > 0 && w.opts.Reground == nil {
+		w.opts.Reground = r.reground(ix, text, opts)
+	}
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
+}
+
+// reground lets a session started on a first answer's partial index ix go
+// on from the Repo's index once that one has fewer files left unparsed (a
+// watched Repo completes it in the background while the judge reads; a
+// Refresh of one that is not watched parses a step of it): hone's ranking
+// is read again there (prior), and the refinements and later cycles search
+// it. Ground that cannot be built leaves the session where it is.
+func (r *Repo) reground(ix *index.Index, text string, opts RetrieveOptions) func(context.Context) *loop.Ground {
+	return func(ctx context.Context) *loop.Ground {
+		cur, _ := r.index()
+		if cur == ix || cur.Unparsed() >= ix.Unparsed() {
+			return nil
+		}
+		w, err := r.wire(cur, text, opts, true)
+		if err == nil {
+			err = r.prior(ctx, cur, text, opts, w)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				r.opts.Logger.Warn("hone: a session stays on its first answer's index", "err", err)
+			}
+			return nil
+		}
+		why := fmt.Sprintf("the index has %d files left unparsed, %d at the start: the session reads it from here", cur.Unparsed(), ix.Unparsed())
+		if cur.Unparsed() == 0 {
+			why = fmt.Sprintf("the index is complete now (%d files were unparsed at the start): the session reads it from here", ix.Unparsed())
+		}
+		ix = cur
+		return &loop.Ground{Searcher: w.searcher, Refiner: w.refiner, Evidence: w.opts.Evidence, Prior: w.opts.Prior, Why: why}
+	}
 }
 
 // prior gives a judged loop hone's own final ranking to read first

@@ -654,3 +654,61 @@ func TestSessionTiesByEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionReground: a session asked for newer ground before REFINE moves
+// onto it: the new refiner refines, the new searcher and prior rank the next
+// cycle, the files not judged yet are weighed on the new evidence, the judged
+// ones keep theirs, and the trace says why. Asked again with nothing newer,
+// it stays.
+func TestSessionReground(t *testing.T) {
+	ctx := context.Background()
+	old := &viaSearcher{ranked: []string{"a", "b", "c", "d"}}
+	oldEvidence := tableEvaluator{"a": 0.9, "b": 0.5, "c": 0.45, "d": 0.4}
+	oldRefiner := &fakeRefiner{}
+	newer := &viaSearcher{ranked: []string{"a", "x", "d", "y"}}
+	newEvidence := tableEvaluator{"a": 0.1, "x": 0.3, "d": 0.2, "y": 0.35}
+	newRefiner := &fakeRefiner{}
+	asked := 0
+	reground := func(context.Context) *Ground {
+		asked++
+		if asked > 1 {
+			return nil // nothing newer
+		}
+		return &Ground{Searcher: newer, Refiner: newRefiner, Evidence: newEvidence,
+			Prior: []Evaluation{{Path: "z", Relevance: 0.8, Reason: "prior z"}}, Why: "the index is complete now"}
+	}
+	sess, err := NewSession(ctx, "task", old, oldRefiner, Options{Candidates: 2, Pool: 4, MaxCycles: 3, Evidence: oldEvidence, Reground: reground})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	if diff := cmp.Diff([]string{"a", "b"}, paths(c1)); diff != "" {
+		t.Fatalf("cycle 1 (-want +got)\n%s", diff)
+	}
+	judgeTable(t, sess, c1, map[string]float64{"a": 0.9, "b": 0.1})
+	if len(oldRefiner.inputs) != 0 || len(newRefiner.inputs) != 1 {
+		t.Fatalf("refinements: old %d, new %d; want the new refiner's only", len(oldRefiner.inputs), len(newRefiner.inputs))
+	}
+	c2, _ := sess.Dispatch(ctx)
+	// c (0.45 on the old evidence) is no longer a candidate of the new
+	// searcher; z comes from the new prior; x and y are weighed anew.
+	if diff := cmp.Diff([]string{"z", "y"}, paths(c2)); diff != "" {
+		t.Fatalf("cycle 2 (-want +got): the new ground's ranking\n%s", diff)
+	}
+	if c2[0].Evidence != 0.8 || c2[1].Evidence != 0.35 {
+		t.Errorf("cycle 2 evidence %.2f, %.2f; want the new prior's 0.80 and the new evidence's 0.35", c2[0].Evidence, c2[1].Evidence)
+	}
+	trace := sess.Result().Cycles[0].Refinement
+	if trace == nil || !slices.Contains(trace.Why, "the index is complete now") {
+		t.Errorf("cycle 1's refinement %+v does not say the session moved", trace)
+	}
+	judgeTable(t, sess, c2, map[string]float64{"z": 0.1, "y": 0.1})
+	if asked != 2 || len(newRefiner.inputs) != 2 {
+		t.Errorf("reground asked %d times, new refiner %d; want 2 and 2 (it stays on the new ground)", asked, len(newRefiner.inputs))
+	}
+	// a's judgment stands, weighed against the evidence it met (0.9), not
+	// the new ground's 0.1: it is not disputed, and it is selected.
+	if res := sess.Result(); len(res.Files) != 1 || res.Files[0].Path != "a" {
+		t.Errorf("selection %v, want a", summary(res.Files))
+	}
+}

@@ -306,6 +306,27 @@ type Options struct {
 	// A file's evidence is found once: from Prior, else the first time the
 	// pool holds it.
 	Prior []Evaluation `json:"-"`
+	// Reground, when set, is asked before each REFINE of a session (Start's
+	// loop) for newer ground to go on from: a session that started on a
+	// first answer's partial index moves to the complete index once it is
+	// there, so that its refinements and later cycles read the definitions,
+	// imports and links the partial index lacked. It returns nil to keep the
+	// current ground. What was judged stays, with the evidence it was weighed
+	// against; the files not judged yet are weighed again on the new ground.
+	Reground func(ctx context.Context) *Ground `json:"-"`
+}
+
+// Ground is what a session searches and weighs with: the parts of its wiring
+// bound to one index (see Options.Reground).
+type Ground struct {
+	Searcher Searcher
+	Refiner  Refiner
+	// Evidence and Prior replace Options.Evidence and Options.Prior; a nil
+	// Evidence keeps the current one.
+	Evidence Evaluator
+	Prior    []Evaluation
+	// Why says what changed, for the trace.
+	Why string
 }
 
 // Defaults.
@@ -417,6 +438,36 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 		}
 	}
 	return sess, nil
+}
+
+// reground moves the session onto g (Options.Reground). The judged files
+// keep their evidence; every other file's is forgotten, then taken from g's
+// Prior or weighed when a pool next holds it.
+func (s *Session) reground(g *Ground) {
+	if g.Searcher != nil {
+		s.searcher = g.Searcher
+	}
+	if g.Refiner != nil {
+		s.refiner = g.Refiner
+	}
+	if g.Evidence == nil {
+		return
+	}
+	s.opts.Evidence, s.opts.Prior = g.Evidence, g.Prior
+	for p := range s.evidence {
+		if _, judged := s.judged[p]; !judged {
+			delete(s.evidence, p)
+			delete(s.why, p)
+		}
+	}
+	s.prior = s.prior[:0]
+	for _, e := range g.Prior {
+		if _, ok := s.evidence[e.Path]; !ok {
+			s.evidence[e.Path] = clamp01(e.Relevance)
+			s.why[e.Path] = e.Reason
+			s.prior = append(s.prior, e.Path)
+		}
+	}
 }
 
 // pooled reports whether DISPATCH ranks a pool by hone's evidence
@@ -682,6 +733,13 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		s.stopped = "cancelled: " + err.Error()
 		return true, err
 	}
+	var moved string
+	if s.opts.Reground != nil {
+		if g := s.opts.Reground(ctx); g != nil {
+			s.reground(g)
+			moved = g.Why
+		}
+	}
 	requests := s.requests
 	s.requests = nil
 	s.asked = len(requests) > 0
@@ -693,6 +751,9 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	if err != nil {
 		s.stopped = "refine failed: " + err.Error()
 		return true, fmt.Errorf("loop: refine: %w", err)
+	}
+	if moved != "" {
+		ref.Why = append(ref.Why, moved)
 	}
 	last.Refinement = &ref
 	if ref.Empty() {

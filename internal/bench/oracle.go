@@ -95,6 +95,9 @@ type OracleRun struct {
 	// Files are the selection (relevance at or above the threshold).
 	Files   []string `json:"files"`
 	Stopped string   `json:"stopped"`
+	// Completed says that the session began on a first answer's partial
+	// index and that the index was complete before cycle 1's judgments.
+	Completed bool `json:"completed,omitempty"`
 	// PagesAcc is the offline ranking's Acc@k, k the candidates offered in
 	// all (the last cycle's Offered).
 	PagesAcc float64 `json:"pages_acc"`
@@ -202,6 +205,11 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	for _, h := range in.GoldHunks {
 		hunks[h.Path] = append(hunks[h.Path], h)
 	}
+	// A first answer's index (--first-answer) is completed while the judge
+	// reads cycle 1, as hone mcp completes it in the background: a Refresh
+	// parses a bounded step of it (hone.CompleteStep), and the session goes
+	// on from there (loop.Options.Reground).
+	partial := repo.IndexStats().Unparsed > 0
 	var cum OracleCycle
 	for {
 		if done, _ := sess.Done(); done {
@@ -243,6 +251,13 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 			cum.Tokens += (len(view) + len(c.EvidenceBrief())) / 4 // as the MCP server shows them
 		}
 		run.Pages = append(run.Pages, page)
+		if partial {
+			partial = false
+			if err := repo.Refresh(ctx); err != nil {
+				return nil, fmt.Errorf("oracle: completing the first answer's index: %w", err)
+			}
+			run.Completed = repo.IndexStats().Unparsed == 0
+		}
 		evals, flipped := o.judge(cands)
 		cum.Flipped += flipped
 		run.Cycles = append(run.Cycles, cum)
