@@ -100,8 +100,11 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		bg, stop := context.WithCancel(context.Background())
 		r.stop = stop
 		r.bg.Add(1)
+		done := make(chan struct{})
+		r.completed = done
 		go func() {
 			defer r.bg.Done()
+			defer close(done)
 			defer stop()
 			if err := r.refresh(bg, true); err != nil {
 				if bg.Err() == nil {

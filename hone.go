@@ -251,6 +251,8 @@ type Repo struct {
 	completing bool
 	stop       context.CancelFunc
 	bg         sync.WaitGroup
+	// completed is closed when the latest background completion ends.
+	completed chan struct{}
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when
@@ -754,17 +756,50 @@ func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*l
 	return loop.NewSession(ctx, text, w.searcher, w.refiner, w.opts)
 }
 
+// AwaitBytes bounds what a session's first judgments wait for: when a
+// watched Repo completes a first answer's index in the background and at
+// most this many bytes of source were left to parse when the session
+// started (django: 25 MB, parsed in about 3 s on 2 cores), the session's
+// next cycle waits for the complete index rather than search the partial
+// one, so that it does not depend on how fast its judge answered. A larger
+// tree's session moves to the complete index when it is there.
+const AwaitBytes = CompleteStep
+
+// awaitCompletion waits for the background completion of the Repo's first
+// answer's index when ix, a session's index, had at most AwaitBytes left to
+// parse, and reports whether it waited for one that ended.
+func (r *Repo) awaitCompletion(ctx context.Context, ix *index.Index) bool {
+	r.mu.RLock()
+	ch := r.completed
+	r.mu.RUnlock()
+	if ch == nil || ix.UnparsedBytes() > AwaitBytes {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // reground lets a session started on a first answer's partial index ix go
 // on from the Repo's index once that one has fewer files left unparsed (a
-// watched Repo completes it in the background while the judge reads; a
-// Refresh of one that is not watched parses a step of it): hone's ranking
+// watched Repo completes it in the background while the judge reads, and
+// the session may wait for it: awaitCompletion; a Refresh of one that is
+// not watched parses a step of it): hone's ranking
 // is read again there (prior), and the refinements and later cycles search
 // it. Ground that cannot be built leaves the session where it is.
 func (r *Repo) reground(ix *index.Index, text string, opts RetrieveOptions) func(context.Context) *loop.Ground {
 	return func(ctx context.Context) *loop.Ground {
 		cur, _ := r.index()
-		if cur == ix || cur.Unparsed() >= ix.Unparsed() {
-			return nil
+		if cur.Unparsed() >= ix.Unparsed() {
+			if !r.awaitCompletion(ctx, ix) {
+				return nil
+			}
+			if cur, _ = r.index(); cur.Unparsed() >= ix.Unparsed() {
+				return nil
+			}
 		}
 		w, err := r.wire(cur, text, opts, true)
 		if err == nil {

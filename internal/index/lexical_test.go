@@ -152,6 +152,15 @@ func TestParseBytesSteps(t *testing.T) {
 					sum += f.Size
 					last = max(last, f.Size)
 				}
+				var left int64
+				for id := range ix.Len() {
+					if !ix.Parsed(ID(id)) {
+						left += ix.File(ID(id)).Size
+					}
+				}
+				if got := ix.UnparsedBytes(); got != left || (left == 0) != (st.Unparsed == 0) {
+					t.Errorf("step %d: UnparsedBytes %d, want %d (%d files unparsed)", run, got, left, st.Unparsed)
+				}
 				if st.Parsed != n+len(parse) || st.Unparsed != ix.Unparsed() {
 					t.Errorf("step %d: Stats %+v; %d files parsed beyond Parse %v", run, st, n, parse)
 				}

@@ -370,3 +370,18 @@ func (ix *Index) Parsed(id ID) bool {
 // Unparsed counts the files indexed without their parse (see
 // Options.Lexical); 0 for a complete index.
 func (ix *Index) Unparsed() int { return ix.unparsed }
+
+// UnparsedBytes is the size of the files Unparsed counts: what completing
+// the index has left to parse.
+func (ix *Index) UnparsedBytes() int64 {
+	if ix.unparsed == 0 {
+		return 0
+	}
+	var n int64
+	for _, l := range ix.loc {
+		if sg := ix.segs[l.seg]; sg.keys[l.id] == unparsedKey {
+			n += sg.files[l.id].Size
+		}
+	}
+	return n
+}
