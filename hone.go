@@ -738,6 +738,9 @@ func (r *Repo) Search(ctx context.Context, q loop.Query, limit int) ([]loop.Cand
 
 // Start begins a stepwise loop for a caller that evaluates candidates itself:
 // call Dispatch, judge the candidates, call Judge, until it reports done.
+// On a first answer's partial index (Options.FirstAnswer) the session moves
+// to the complete index once it is there (see reground); on a watched Repo
+// of at most AwaitBytes left to parse, its first Judge waits for it.
 func (r *Repo) Start(ctx context.Context, text string, opts RetrieveOptions) (*loop.Session, error) {
 	ix, _, err := r.ready(ctx, text, opts)
 	if err != nil {
