@@ -63,6 +63,9 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		}
 	}
 	if len(paths) == 0 {
+		r.mu.Lock()
+		r.completeLocked(opts)
+		r.mu.Unlock()
 		return ix, indexMs, nil
 	}
 	o := r.indexOptions(index.Options{Lexical: true, Parse: paths, Touched: paths, Prev: ix})
@@ -93,9 +96,22 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 		r.ix, r.stats = nix, st
 		r.stats.Skipped = skipped
 	}
-	if r.opts.Watch && !r.completing && !r.closed {
+	r.completeLocked(opts)
+	r.mu.Unlock()
+	return nix, indexMs + ms, nil
+}
+
+// completeLocked starts the background completion of a first answer's index
+// when none runs: in a long-lived Repo (Watch), while its caller reads the
+// first answer; and for a retrieval that waits on a judge (an LLM,
+// RetrieveOptions.Evaluator), while the judge reads the first cycle, so
+// that the loop goes on from the complete index (reground). r.mu is held.
+func (r *Repo) completeLocked(opts RetrieveOptions) {
+	if (r.opts.Watch || opts.Evaluator != nil) && !r.completing && !r.closed {
 		// A long-lived Repo parses the rest now, while its caller reads
-		// the first answer.
+		// the first answer; so does one whose retrieval waits on a
+		// judge (an LLM), while the judge reads the first cycle: the
+		// loop goes on from the complete index (reground).
 		r.completing = true
 		bg, stop := context.WithCancel(context.Background())
 		r.stop = stop
@@ -116,8 +132,4 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 			}
 		}()
 	}
-	r.mu.Unlock()
-	return nix, indexMs + ms, nil
 }
-
-// indexOptions completes o with the Repo's options.

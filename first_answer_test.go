@@ -324,3 +324,57 @@ func TestFirstAnswerSessionMovesToCompleteIndex(t *testing.T) {
 		t.Error("a session started on a complete index says it moved")
 	}
 }
+
+// lowJudge judges every candidate unrelated: the loop runs its cycles.
+type lowJudge struct{}
+
+func (lowJudge) Evaluate(_ context.Context, in loop.EvalInput) ([]loop.Evaluation, error) {
+	out := make([]loop.Evaluation, len(in.Candidates))
+	for i, c := range in.Candidates {
+		out[i] = loop.Evaluation{Path: c.Path, Relevance: 0.1, Reason: "not it"}
+	}
+	return out, nil
+}
+
+// A retrieval judged by an Evaluator of the caller's (an LLM) on a first
+// answer's index, in a Repo that is not watched (the CLI), completes the
+// index while the judge reads its first cycle and goes on from it; Close
+// ends the completion.
+func TestFirstAnswerJudgedRetrievalMovesToCompleteIndex(t *testing.T) {
+	dir := testrepo.Padded(t, "testdata/auth-service", 30)
+	ctx := context.Background()
+	repo, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	if repo.IndexStats().Unparsed == 0 {
+		t.Fatal("the index was complete: the test exercises nothing")
+	}
+	res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug",
+		hone.RetrieveOptions{Evaluator: lowJudge{}, Loop: loop.Options{Candidates: 5, MaxCycles: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cycles) < 2 || res.Cycles[0].Refinement == nil ||
+		!slices.ContainsFunc(res.Cycles[0].Refinement.Why, func(w string) bool { return strings.Contains(w, "the index is complete now") }) {
+		t.Fatalf("the judged retrieval did not move to the complete index: %d cycles, first refinement %+v", len(res.Cycles), res.Cycles[0].Refinement)
+	}
+	if got := repo.IndexStats().Unparsed; got != 0 {
+		t.Errorf("after the retrieval, %d files unparsed", got)
+	}
+	// hone's own evaluator needs no time to read: it runs on the first
+	// answer's index, as before.
+	fresh, err := hone.Open(ctx, dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}, FirstAnswer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	local, err := fresh.Retrieve(ctx, "Fix the authentication token expiry bug", hone.RetrieveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if local.Stats.Unparsed == 0 || fresh.IndexStats().Unparsed == 0 {
+		t.Errorf("hone's own evaluator on a first answer: %d unparsed in the answer, %d after; want the partial index kept", local.Stats.Unparsed, fresh.IndexStats().Unparsed)
+	}
+}

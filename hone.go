@@ -702,6 +702,11 @@ func (r *Repo) Retrieve(ctx context.Context, text string, opts RetrieveOptions) 
 	if err := r.prior(ctx, ix, text, opts, w); err != nil && ctx.Err() == nil {
 		return nil, err
 	}
+	if opts.Evaluator != nil && ix.Unparsed() > 0 && w.opts.Reground == nil {
+		// A judge that reads (an LLM) gives the background completion
+		// time: its later cycles go on from the complete index.
+		w.opts.Reground = r.reground(ix, text, opts)
+	}
 	lr, err := loop.Run(ctx, text, w.searcher, w.evaluator, w.refiner, w.opts)
 	if lr == nil {
 		return nil, err

@@ -630,6 +630,7 @@ func (p *runner) runOne(ctx context.Context, tr *tree, in Instance) *Prediction 
 	if err != nil {
 		return fail(err)
 	}
+	defer repo.Close() // a first answer's background completion ends with the instance
 	ist := repo.IndexStats()
 	pr.FilesParsed, pr.FilesRecalled = ist.Parsed, ist.Recalled
 

@@ -206,6 +206,9 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	if err != nil {
 		return err
 	}
+	// A first answer judged by a model completes the index meanwhile:
+	// whatever is left of that stops, unwritten, when the answer is out.
+	defer repo.Close()
 	opts := hone.RetrieveOptions{
 		Loop: loop.Options{MaxCycles: f.cycles, Threshold: f.threshold, MinFiles: f.minFiles,
 			Candidates: f.candidates},
