@@ -119,7 +119,10 @@ type Options struct {
 	// unchanged index is as without FirstAnswer. An answer from a partial
 	// index says so (Stats.Unparsed). With Watch (a long-lived Repo, hone
 	// mcp), the first retrieval instead starts a Refresh that parses the
-	// rest, in the background, as soon as it has parsed its files.
+	// rest, in the background, as soon as it has parsed its files; so does
+	// any retrieval judged by RetrieveOptions.Evaluator. A stepwise session
+	// or a judged retrieval goes on from the complete index once it is
+	// there (loop.Options.Reground); Close stops a completion in progress.
 	FirstAnswer bool
 	// Watch keeps a watcher of the tree (inotify, kqueue or the like) so
 	// that Refresh stats only the paths that changed instead of walking
@@ -162,7 +165,12 @@ type RetrieveOptions struct {
 	// IncludeTests stops the down-weighting of test files (it is also off when
 	// the task is about tests).
 	IncludeTests bool
-	// Evaluator replaces the local evaluator (an LLM evaluator, say).
+	// Evaluator replaces the local evaluator (an LLM evaluator, say). On a
+	// first answer's partial index (Options.FirstAnswer) it is taken for a
+	// judge that reads: the rest of the index is parsed in the background
+	// while it judges the first cycle, and the later cycles go on from the
+	// complete index (its first Judge waits for that when at most
+	// AwaitBytes were left to parse).
 	Evaluator loop.Evaluator
 	// Baseline turns the loop off: one DISPATCH of the task's plain words,
 	// ranked by BM25F alone. It is the reference every figure is compared to.
