@@ -332,3 +332,12 @@ func mustCachePath(t *testing.T, cache, root string) string {
 	}
 	return p
 }
+
+// TestProbesPrint: ProbesPrint is the extractor's output on its probes.
+// When this fails, the extractor changed what it gives a file: set
+// ProbesPrint to the value below, so that caches written before are rebuilt.
+func TestProbesPrint(t *testing.T) {
+	if got := probesPrint(); got != ProbesPrint {
+		t.Errorf("the syntax extractor changed: set index.ProbesPrint = %#x (it is %#x)", got, uint64(ProbesPrint))
+	}
+}
