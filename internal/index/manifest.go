@@ -137,16 +137,6 @@ func (r *manifestRead) quiet() walk.Memo {
 	return r.m.quiet
 }
 
-// needPrint reports whether the extractor's fingerprint will be needed: no
-// usable manifest, or one another executable stamped (see extractorPrint).
-func (r *manifestRead) needPrint() bool {
-	if r.err != nil {
-		return true
-	}
-	s := exeStamp()
-	return s == 0 || binary.LittleEndian.Uint64(r.buf[24:]) != s
-}
-
 // decodeManifestPrint is decodeManifest; checkPrint says whether the
 // extractor's fingerprint must be the running one's.
 func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, error) {

@@ -136,13 +136,6 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		} else {
 			ahead = readManifest(st.CachePath, abs)
 			walkOpts.Quiet = ahead.quiet()
-			if ahead.needPrint() {
-				// A first index, or another executable's: the
-				// fingerprint sets up six grammars (about 160 ms on one
-				// core), which the save or the check of the cache waits
-				// for; begun now, it runs beside the walk.
-				go extractorPrint()
-			}
 		}
 	}
 	var early chan walked
