@@ -351,6 +351,11 @@ func TestFirstAnswerJudgedRetrievalMovesToCompleteIndex(t *testing.T) {
 	if repo.IndexStats().Unparsed == 0 {
 		t.Fatal("the index was complete: the test exercises nothing")
 	}
+	// As the CLI wires an LLM: hone's own evaluator first, which parses the
+	// task's files, so that the retrieval finds nothing left to parse.
+	if _, err := repo.LocalEvaluator("Fix the authentication token expiry bug", hone.RetrieveOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	res, err := repo.Retrieve(ctx, "Fix the authentication token expiry bug",
 		hone.RetrieveOptions{Evaluator: lowJudge{}, Loop: loop.Options{Candidates: 5, MaxCycles: 2}})
 	if err != nil {
