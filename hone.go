@@ -809,13 +809,11 @@ func (r *Repo) awaitCompletion(ctx context.Context, ix *index.Index) bool {
 func (r *Repo) reground(ix *index.Index, text string, opts RetrieveOptions) func(context.Context) *loop.Ground {
 	return func(ctx context.Context) *loop.Ground {
 		cur, _ := r.index()
+		if cur.Unparsed() >= ix.Unparsed() && r.awaitCompletion(ctx, ix) {
+			cur, _ = r.index()
+		}
 		if cur.Unparsed() >= ix.Unparsed() {
-			if !r.awaitCompletion(ctx, ix) {
-				return nil
-			}
-			if cur, _ = r.index(); cur.Unparsed() >= ix.Unparsed() {
-				return nil
-			}
+			return nil
 		}
 		w, err := r.wire(cur, text, opts, true)
 		if err == nil {

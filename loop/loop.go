@@ -429,13 +429,7 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 		for _, f := range q.FocusAreas {
 			sess.initial[f] = true
 		}
-		for _, e := range opts.Prior {
-			if _, ok := sess.evidence[e.Path]; !ok {
-				sess.evidence[e.Path] = clamp01(e.Relevance)
-				sess.why[e.Path] = e.Reason
-				sess.prior = append(sess.prior, e.Path)
-			}
-		}
+		sess.takePrior(opts.Prior)
 	}
 	return sess, nil
 }
@@ -461,7 +455,14 @@ func (s *Session) reground(g *Ground) {
 		}
 	}
 	s.prior = s.prior[:0]
-	for _, e := range g.Prior {
+	s.takePrior(g.Prior)
+}
+
+// takePrior reads hone's ranking (Options.Prior): each file's relevance there
+// is its evidence, unless the file has evidence already, and the files
+// taken are the prior's order.
+func (s *Session) takePrior(prior []Evaluation) {
+	for _, e := range prior {
 		if _, ok := s.evidence[e.Path]; !ok {
 			s.evidence[e.Path] = clamp01(e.Relevance)
 			s.why[e.Path] = e.Reason
