@@ -712,3 +712,91 @@ func TestSessionReground(t *testing.T) {
 		t.Errorf("selection %v, want a", summary(res.Files))
 	}
 }
+
+// TestSessionFinish: a judge that asks to end (Finish) ends the session at
+// once when hone's evidence disputes none of its judgments; otherwise the
+// disputed files get their second look first, and the session ends after
+// them, unless a second look turns a relevant judgment unrelated: then the
+// judge's "enough" rested on it and the session goes on.
+func TestSessionFinish(t *testing.T) {
+	ctx := context.Background()
+	ranked := []string{"top", "weak", "a", "b", "c", "d", "e", "f"}
+	evidence := tableEvaluator{"top": 0.9, "weak": 0.3, "a": 0.3, "b": 0.3, "c": 0.3, "d": 0.3, "e": 0.3, "f": 0.3}
+	tests := []struct {
+		name   string
+		first  map[string]float64 // the judge's cycle 1
+		second map[string]float64 // its judgments of cycle 2 (nil: Finish must end the session at once)
+		// wantSecond are cycle 2's files when a second look is due; wantEnd
+		// whether the session ends after cycle 2, and the stop reason's start.
+		wantSecond []string
+		wantEnd    bool
+		wantStop   string
+	}{
+		{name: "no dispute", first: map[string]float64{"top": 0.9}, wantStop: "the judge has enough"},
+		{name: "the second look stands", first: map[string]float64{"top": 0.9, "weak": 0.9},
+			second: map[string]float64{"weak": 0.9}, wantSecond: []string{"weak"}, wantEnd: true,
+			wantStop: "the judge has enough; cycle 2 gave the judgments hone's evidence disputed their second look first"},
+		{name: "a relevant judgment turned over", first: map[string]float64{"top": 0.1, "weak": 0.9},
+			second: map[string]float64{"top": 0.1, "weak": 0.1}, wantSecond: []string{"top", "weak"}},
+		{name: "an unrelated judgment turned over", first: map[string]float64{"top": 0.1, "weak": 0.9},
+			second: map[string]float64{"top": 0.9, "weak": 0.9}, wantSecond: []string{"top", "weak"}, wantEnd: true,
+			wantStop: "the judge has enough; cycle 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sess, err := NewSession(ctx, "task", &viaSearcher{ranked: ranked}, &fakeRefiner{},
+				Options{Candidates: 2, MaxCycles: 3, Evidence: evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c1, _ := sess.Dispatch(ctx)
+			judgeTable(t, sess, c1, tt.first)
+			ended := sess.Finish("the judge has enough")
+			if tt.second == nil {
+				if _, why := sess.Done(); !ended || why != tt.wantStop {
+					t.Fatalf("Finish = %v, stopped %q; want the end, %q", ended, why, tt.wantStop)
+				}
+				return
+			}
+			if ended {
+				t.Fatalf("Finish ended the session with disputed judgments open")
+			}
+			c2, err := sess.Dispatch(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := paths(c2)
+			sort.Strings(got)
+			if diff := cmp.Diff(tt.wantSecond, got); diff != "" || !slices.ContainsFunc(c2, Candidate.SecondLook) {
+				t.Fatalf("cycle 2 (-want +got), second looks only:\n%s", diff)
+			}
+			judgeTable(t, sess, c2, tt.second)
+			done, why := sess.Done()
+			if done != tt.wantEnd || !strings.HasPrefix(why, tt.wantStop) {
+				t.Fatalf("after the second looks: done %v, stopped %q; want %v, %q", done, why, tt.wantEnd, tt.wantStop)
+			}
+			if done {
+				return
+			}
+			res := sess.Result()
+			if ref := res.Cycles[1].Refinement; ref == nil || !slices.ContainsFunc(ref.Why, func(w string) bool { return strings.Contains(w, "the session goes on") }) {
+				t.Errorf("refinement of cycle 2 %+v, want it to say the session goes on", ref)
+			}
+			c3, err := sess.Dispatch(ctx)
+			if err != nil || len(c3) == 0 || slices.ContainsFunc(c3, Candidate.SecondLook) {
+				t.Errorf("cycle 3: %v, %v; want fresh candidates", paths(c3), err)
+			}
+		})
+	}
+
+	// A session that re-judges (hone's own evaluator) finishes at once.
+	sess, err := NewSession(ctx, "task", &viaSearcher{ranked: ranked}, &fakeRefiner{}, Options{Candidates: 2, Evidence: evidence, Rejudge: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	judgeTable(t, sess, c1, map[string]float64{"top": 0.1, "weak": 0.9})
+	if !sess.Finish("enough") {
+		t.Errorf("a Rejudge session did not finish at once")
+	}
+}

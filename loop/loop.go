@@ -28,7 +28,8 @@
 // ranking when the refined query brings nothing new), and a file's relevance
 // is its judgment until the judge revises it explicitly (Evaluation.Revise).
 // A cycle that would only repeat earlier ones stops the session and says so.
-// The judge may end the session (Session.Stop) and may ask for something
+// The judge may end the session (Session.Finish: at once, or after the second
+// looks of judgments hone's evidence disputes) and may ask for something
 // specific in the next cycle (Session.Request: a symbol's definition, its
 // callers, a path pattern). Options.Rejudge restores the other behaviour for
 // a cheap deterministic judge (hone's local evaluator): judged files are
@@ -405,6 +406,7 @@ type Session struct {
 	disputed map[string]string  // judgments the evidence disputes, awaiting a second look: why
 	looked   map[string]bool    // files given their second look
 	extra    bool               // the cycle beyond MaxCycles that only gives second looks
+	finish   string             // why the judge asked to end (Finish), while its second looks are given
 	prior    []string           // Options.Prior's paths, best first
 	initial  map[string]bool    // the first query's focus areas
 	asked    bool               // the last judgments named missing context, terms or requests
@@ -693,9 +695,13 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 			}
 		}
 	}
+	dropped := 0 // second looks that turned a relevant judgment unrelated
 	for _, e := range clean {
 		if _, ok := s.disputed[e.Path]; ok {
 			s.looked[e.Path] = true // its second look: this judgment stands
+			if s.judged[e.Path].Relevance >= s.opts.Threshold && e.Relevance < s.opts.Threshold {
+				dropped++
+			}
 		}
 		s.judged[e.Path] = e
 		if !s.opts.Rejudge {
@@ -716,6 +722,18 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	last := &s.cycles[len(s.cycles)-1]
 	s.pending = nil
 
+	var goOn string
+	if s.extra && s.finish != "" {
+		if dropped == 0 {
+			s.stopped = fmt.Sprintf("%s; cycle %d gave the judgments hone's evidence disputed their second look first", s.finish, last.N)
+			return true, nil
+		}
+		// The judge's "enough" rested on a file it now calls unrelated:
+		// the session goes on, unless the rules below stop it, and the
+		// judge may finish again.
+		goOn = fmt.Sprintf("the judge asked to end, then turned %d relevant judgments over on their second look: the session goes on", dropped)
+		s.extra, s.finish = false, ""
+	}
 	if why, stop := s.stopRule(newPaths, clean); stop {
 		if len(s.disputed) > 0 && !s.extra {
 			// Before the session ends, one more cycle gives the disputed
@@ -755,6 +773,9 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	}
 	if moved != "" {
 		ref.Why = append(ref.Why, moved)
+	}
+	if goOn != "" {
+		ref.Why = append(ref.Why, goOn)
 	}
 	last.Refinement = &ref
 	if ref.Empty() {
@@ -813,6 +834,27 @@ func (s *Session) Stop(why string) {
 	if s.stopped == "" {
 		s.stopped = why
 	}
+}
+
+// Finish ends the session at the judge's request (it has enough context),
+// as Stop does, unless judgments hone's evidence disputes await their second
+// look: a judge's "enough" must not rest on judgments hone's evidence
+// disagrees with strongly (a handful of false positives). Then the next
+// cycle offers those second looks only, and the session ends after them with
+// why, unless a second look turns a relevant judgment unrelated: the
+// judge's "enough" rested on it, and the session goes on (the refinement's
+// trace says so), the judge free to finish again. Call it after Judge.
+// Finish reports whether the session has ended.
+func (s *Session) Finish(why string) bool {
+	if s.stopped != "" {
+		return true
+	}
+	if len(s.disputed) == 0 || s.opts.Rejudge || len(s.pending) > 0 {
+		s.Stop(why)
+		return true
+	}
+	s.extra, s.finish = true, why
+	return false
 }
 
 // Result returns the result so far: all judged files, best first.

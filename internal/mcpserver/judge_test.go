@@ -110,8 +110,27 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &step); res.IsError {
 		t.Fatal(text(res))
 	}
+	// Revising a file judged unrelated to relevant put the judge in doubt:
+	// files hone rates 0.7 or more that it judged unrelated get a second
+	// look before the session ends (loop.Session.Finish), and nothing else.
+	if !step.Done {
+		if !strings.HasPrefix(step.Next, "Before the session ends") || len(step.Candidates) == 0 {
+			t.Fatalf("done true neither ended the session nor gave second looks: %+v", step)
+		}
+		evals = nil
+		for _, c := range step.Candidates {
+			if len(c.Via) == 0 || !strings.HasPrefix(c.Via[0], "second look: ") {
+				t.Errorf("before the end, %s is offered but not for a second look: %v", c.Path, c.Via)
+			}
+			evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.2})
+		}
+		step = Step{}
+		if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals}, &step); res.IsError {
+			t.Fatal(text(res))
+		}
+	}
 	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
-		t.Fatalf("done true did not end the session: %+v", step)
+		t.Fatalf("done true did not end the session: %+v (stopped %q)", step, step.Result.Stopped)
 	}
 	if len(step.Result.Files) != 1 || step.Result.Files[0].Path != first || step.Result.Files[0].Relevance != 0.9 {
 		t.Errorf("result files = %+v, want the revised %s at 0.9", step.Result.Files, first)

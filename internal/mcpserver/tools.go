@@ -384,9 +384,12 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 	if err != nil && !done {
 		return nil, nil, fmt.Errorf("judge: %w", err)
 	}
+	finishing := false
 	if in.Done && !done {
-		sess.loop.Stop(fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1))
-		done = true
+		// The session ends now, or after the second looks of the judgments
+		// hone's evidence disputes (loop.Session.Finish).
+		done = sess.loop.Finish(fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1))
+		finishing = !done
 	}
 	if err != nil {
 		s.log.Warn("hone mcp: session stopped with an error", "session", sess.id, "err", err)
@@ -396,6 +399,10 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 		return jsonText(step), step, nil
 	}
 	step, err := s.dispatch(ctx, sess)
+	if err == nil && finishing && !step.Done {
+		step.Next = fmt.Sprintf("Before the session ends: hone's evidence disputes %d of your judgments strongly. Judge these again from their excerpts (each shows more of the file than the first); the session then ends, unless you now call a file you had judged relevant unrelated: then it goes on with new candidates, and done: true ends it again.", len(step.Candidates))
+		step = step.counted()
+	}
 	return jsonText(step), step, err
 }
 
