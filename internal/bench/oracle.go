@@ -12,6 +12,19 @@ package bench
 // so a run is deterministic. It is a simulation: it measures what the loop
 // does with a judge of known quality, not what any real judge does.
 //
+// The plain oracle never uses the protocol's two other signals: it never
+// says done and never names a critical gap, so a session runs until the
+// loop's own rules stop it. "oracle+done" follows the protocol as hone's
+// shipped skill asks a judge to: it knows how many files the change touches
+// (the number of gold files, not which) and believes its own judgments, so
+// while fewer files than that stand at the threshold in its latest
+// judgments, its relevant judgments flag a critical gap (the loop does not
+// stop early on them), and once that many do it says done (Session.Finish,
+// which first gives the judgments hone's evidence disputes a second look).
+// A perfect judge says done exactly when every gold file was offered; a
+// judge that errs can say done early, on a false positive, as a real one
+// can.
+//
 // The figures it records per cycle, cumulative, are the gold files offered so
 // far, the candidates offered and the excerpt tokens a judge would have read
 // (as their length in bytes / 4, with hone's reasons shown beside each; a
@@ -59,30 +72,38 @@ const (
 type Judge struct {
 	// Flip is the probability that a judgment is turned over, in [0, MaxFlip].
 	Flip float64
+	// Done makes the judge follow the protocol: a critical gap while it
+	// believes files of the change are missing, done once it believes it
+	// has them all ("oracle+done").
+	Done bool
 }
 
 // Label names the judge in tables: "simulated judge (oracle, flip 0.20)".
 func (j Judge) Label() string {
+	if j.Done {
+		return fmt.Sprintf("simulated judge (oracle, flip %.2f, says done and names critical gaps)", j.Flip)
+	}
 	return fmt.Sprintf("simulated judge (oracle, flip %.2f)", j.Flip)
 }
 
 // ParseJudge reads a --judge value: "none" or "" (no simulated judge: nil),
-// "oracle" (flip 0) or "oracle:P" with P in [0, MaxFlip].
+// "oracle" (flip 0) or "oracle:P" with P in [0, MaxFlip]; "oracle+done" and
+// "oracle+done:P" are the judge that follows the protocol (Judge.Done).
 func ParseJudge(s string) (*Judge, error) {
 	name, p, hasP := strings.Cut(strings.TrimSpace(s), ":")
 	switch {
 	case (name == "" || name == "none") && !hasP:
 		return nil, nil
-	case name != "oracle":
-		return nil, fmt.Errorf("bench: unknown judge %q (none, oracle or oracle:P)", s)
+	case name != "oracle" && name != "oracle+done":
+		return nil, fmt.Errorf("bench: unknown judge %q (none, oracle, oracle:P, oracle+done or oracle+done:P)", s)
 	case !hasP:
-		return &Judge{}, nil
+		return &Judge{Done: name == "oracle+done"}, nil
 	}
 	f, err := strconv.ParseFloat(p, 64)
 	if err != nil || f != f || f < 0 || f > MaxFlip {
 		return nil, fmt.Errorf("bench: judge %q: the flip probability must be a number in [0, %g]", s, MaxFlip)
 	}
-	return &Judge{Flip: f}, nil
+	return &Judge{Flip: f, Done: name == "oracle+done"}, nil
 }
 
 // OracleRun is the record of one simulated-judge session.
@@ -90,6 +111,8 @@ type OracleRun struct {
 	// Flip is the judge's flip probability, Seed the seed of its coin.
 	Flip float64 `json:"flip"`
 	Seed uint64  `json:"seed"`
+	// Done says that the judge followed the protocol (Judge.Done).
+	Done bool `json:"done,omitempty"`
 	// Cycles are the figures after each cycle, cumulative.
 	Cycles []OracleCycle `json:"cycles"`
 	// Files are the selection (relevance at or above the threshold).
@@ -140,6 +163,9 @@ type OracleCycle struct {
 	Flipped int `json:"flipped"`
 }
 
+// By reports whether the session was driven by judge j.
+func (r *OracleRun) By(j Judge) bool { return r.Flip == j.Flip && r.Done == j.Done }
+
 // Offered returns the total number of candidates the session offered.
 func (r *OracleRun) Offered() int {
 	if len(r.Cycles) == 0 {
@@ -164,6 +190,22 @@ type oracle struct {
 
 func newOracle(gold []string, flip float64, seed uint64) *oracle {
 	return &oracle{gold: goldSet(gold), flip: flip, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// missing returns how many files of the change the judge believes it has
+// not found yet: the number of gold files less the files its latest
+// judgments (those of judged, then evals) put at OracleGold.
+func (o *oracle) missing(judged map[string]loop.Evaluation, evals []loop.Evaluation) int {
+	for _, e := range evals {
+		judged[e.Path] = e
+	}
+	found := 0
+	for _, e := range judged {
+		if e.Relevance >= OracleGold {
+			found++
+		}
+	}
+	return max(0, len(o.gold)-found)
 }
 
 // judge returns one evaluation per candidate, in order, and the number of
@@ -198,7 +240,7 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 	if err != nil {
 		return nil, fmt.Errorf("oracle: start: %w", err)
 	}
-	run := &OracleRun{Flip: j.Flip, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
+	run := &OracleRun{Flip: j.Flip, Done: j.Done, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
 	read := map[string]bool{}
 	gold := goldSet(in.Gold)
 	hunks := map[string][]Hunk{}
@@ -261,11 +303,20 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 		evals, flipped := o.judge(cands)
 		cum.Flipped += flipped
 		run.Cycles = append(run.Cycles, cum)
+		missing := j.Done && o.missing(sess.Judged(), evals) > 0
+		if missing {
+			for i := range evals {
+				evals[i].Critical = evals[i].Relevance >= OracleGold
+			}
+		}
 		done, err := sess.Judge(ctx, evals)
 		if err != nil && (!done || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 			return nil, fmt.Errorf("oracle: judge: %w", err)
 		}
 		if done {
+			break
+		}
+		if j.Done && !missing && sess.Finish(fmt.Sprintf("cycle %d: the judge says done", sess.Cycle()-1)) {
 			break
 		}
 	}

@@ -35,6 +35,10 @@ func TestParseJudge(t *testing.T) {
 		{"oracle:", nil, true},
 		{"none:0.2", nil, true},
 		{"llm", nil, true},
+		{"oracle+done", &Judge{Done: true}, false},
+		{"oracle+done:0.2", &Judge{Flip: 0.2, Done: true}, false},
+		{"oracle+done:0.6", nil, true},
+		{"oracle+", nil, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseJudge(tt.in)
@@ -294,5 +298,67 @@ func TestScoreOracleEmpty(t *testing.T) {
 	f := ScoreOracle(Judge{}, insts, runs, sessions)
 	if f.N != 2 || f.Failed != 1 || f.Empty != 1 || f.SetRecall != 0 {
 		t.Errorf("N %d, failed %d, empty %d, recall %v; want 2, 1, 1, 0", f.N, f.Failed, f.Empty, f.SetRecall)
+	}
+}
+
+// TestRunOracleDone: the judge that follows the protocol says done once it
+// has judged relevant as many files as the change touches, and flags a
+// critical gap until then, so that the loop's early stops do not end the
+// session while it believes files are missing.
+func TestRunOracleDone(t *testing.T) {
+	ctx := context.Background()
+	repo := oracleRepo(t)
+	task := "The coupon discount code HALF in apply_discount gives the wrong price"
+
+	one := Instance{ID: "acme__shop-3", Problem: task, Gold: []string{"shop/discount.py"}}
+	run, err := runOracle(ctx, repo, one, Judge{Done: true}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Cycles) != 1 || run.Stopped != "cycle 1: the judge says done" || !run.Done || !slices.Equal(run.Files, one.Gold) {
+		t.Errorf("one gold file: %d cycles, stopped %q, done %v, files %v; want the judge's done after cycle 1",
+			len(run.Cycles), run.Stopped, run.Done, run.Files)
+	}
+
+	// A change of two files, one of which no cycle can offer: the judge
+	// never has both, so it never says done, and the file it found carries
+	// a critical gap the early stops respect.
+	two := Instance{ID: "acme__shop-4", Problem: task, Gold: []string{"shop/discount.py", "shop/gone.py"}}
+	run, err = runOracle(ctx, repo, two, Judge{Done: true}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, early := range []string{"says done", "nothing related", "hone rates no file left", "files at or above"} {
+		if strings.Contains(run.Stopped, early) {
+			t.Errorf("a file missing: stopped %q after %d cycles, an early stop", run.Stopped, len(run.Cycles))
+		}
+	}
+	if len(run.Cycles) < 2 || !slices.Equal(run.Files, []string{"shop/discount.py"}) {
+		t.Errorf("a file missing: %d cycles, files %v; want every cycle the repository allows and discount.py", len(run.Cycles), run.Files)
+	}
+}
+
+// TestOracleMissing: the judge believes its own judgments, a false positive
+// included.
+func TestOracleMissing(t *testing.T) {
+	o := newOracle([]string{"a.py", "b.py"}, 0, 1)
+	rel := func(p string, r float64) loop.Evaluation { return loop.Evaluation{Path: p, Relevance: r} }
+	tests := []struct {
+		judged map[string]loop.Evaluation
+		evals  []loop.Evaluation
+		want   int
+	}{
+		{map[string]loop.Evaluation{}, nil, 2},
+		{map[string]loop.Evaluation{"a.py": rel("a.py", OracleGold)}, []loop.Evaluation{rel("c.py", OracleOther)}, 1},
+		// The latest judgment counts: a.py revised down.
+		{map[string]loop.Evaluation{"a.py": rel("a.py", OracleGold)}, []loop.Evaluation{rel("a.py", OracleOther)}, 2},
+		// A false positive counts as found.
+		{map[string]loop.Evaluation{"a.py": rel("a.py", OracleGold)}, []loop.Evaluation{rel("x.py", OracleGold)}, 0},
+		{map[string]loop.Evaluation{}, []loop.Evaluation{rel("a.py", OracleGold), rel("b.py", OracleGold), rel("x.py", OracleGold)}, 0},
+	}
+	for i, tt := range tests {
+		if got := o.missing(tt.judged, tt.evals); got != tt.want {
+			t.Errorf("case %d: missing %d, want %d", i, got, tt.want)
+		}
 	}
 }

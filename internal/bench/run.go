@@ -361,7 +361,7 @@ func complete(p *Prediction, opts Options) bool {
 	if (opts.Baseline || opts.Ablate) && p.Baseline == nil {
 		return false
 	}
-	if opts.Judge != nil && (p.Oracle == nil || p.Oracle.Flip != opts.Judge.Flip) {
+	if opts.Judge != nil && (p.Oracle == nil || !p.Oracle.By(*opts.Judge)) {
 		return false
 	}
 	if opts.Ablate {
@@ -400,7 +400,7 @@ func summarize(insts []Instance, preds map[string]*Prediction, opts Options) *Su
 	if opts.Judge != nil {
 		sessions := map[string]*OracleRun{}
 		for id, p := range preds {
-			if p.Error == "" && p.Oracle != nil && p.Oracle.Flip == opts.Judge.Flip {
+			if p.Error == "" && p.Oracle != nil && p.Oracle.By(*opts.Judge) {
 				sessions[id] = p.Oracle
 			}
 		}
