@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,9 +114,9 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 	// Revising a file judged unrelated to relevant put the judge in doubt:
 	// files hone rates 0.7 or more that it judged unrelated get a second
 	// look before the session ends (loop.Session.Finish), and nothing else.
-	if !step.Done {
-		if !strings.HasPrefix(step.Next, "Before the session ends") || len(step.Candidates) == 0 {
-			t.Fatalf("done true neither ended the session nor gave second looks: %+v", step)
+	{
+		if step.Done || !strings.HasPrefix(step.Next, "Before the session ends") || len(step.Candidates) == 0 {
+			t.Fatalf("done true with judgments hone disputes did not give their second looks first: %+v", step)
 		}
 		evals = nil
 		for _, c := range step.Candidates {
@@ -190,6 +191,31 @@ func TestJudgeDoneWithoutEvaluations(t *testing.T) {
 	}
 	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
 		t.Fatalf("done alone did not end the session: %+v", step)
+	}
+
+	// Done alone ends the session as it stands, second looks pending or not.
+	step = Step{}
+	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check"}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	id = step.Session
+	var evals []any
+	for _, c := range step.Candidates {
+		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.1})
+	}
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if step.Done || !slices.ContainsFunc(step.Candidates, func(c Candidate) bool { return len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look") }) {
+		t.Fatalf("every file judged 0.1: want a next cycle with second looks: %+v", step)
+	}
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "done": true}, &step); res.IsError {
+		t.Fatalf("judge with done alone: %s", text(res))
+	}
+	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
+		t.Fatalf("done alone with second looks pending did not end the session: %+v", step)
 	}
 }
 

@@ -144,7 +144,7 @@ type StartInput struct {
 type JudgeInput struct {
 	Session     string     `json:"session" jsonschema:"the session id returned by start"`
 	Evaluations []Judgment `json:"evaluations,omitempty" jsonschema:"one judgment per candidate of the current cycle; candidates left out count as not judged (omit it with done true to end the session as it stands); a file judged in an earlier cycle may be judged again with revise true"`
-	Done        bool       `json:"done,omitempty" jsonschema:"true when you have enough context: the session ends now with these judgments and returns the result"`
+	Done        bool       `json:"done,omitempty" jsonschema:"true when you have enough context: the session ends with these judgments and returns the result, after one more answer of second looks when hone's evidence disputes some of them strongly (done alone, without evaluations, ends it as it stands)"`
 	Ask         []string   `json:"ask,omitempty" jsonschema:"what the next cycle should look up, e.g. 'definition of SessionManager', 'callers of validate_token', 'path:src/auth/**'"`
 }
 
@@ -385,10 +385,14 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 		return nil, nil, fmt.Errorf("judge: %w", err)
 	}
 	finishing := false
-	if in.Done && !done {
+	switch why := fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1); {
+	case in.Done && !done && len(evals) == 0:
+		sess.loop.Stop(why) // done alone: the session ends as it stands
+		done = true
+	case in.Done && !done:
 		// The session ends now, or after the second looks of the judgments
 		// hone's evidence disputes (loop.Session.Finish).
-		done = sess.loop.Finish(fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1))
+		done = sess.loop.Finish(why)
 		finishing = !done
 	}
 	if err != nil {
