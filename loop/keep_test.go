@@ -744,8 +744,10 @@ func TestSessionFinish(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Two cycles at most: the second looks before the end are not
+			// one of them, so a session that goes on has a fresh cycle left.
 			sess, err := NewSession(ctx, "task", &viaSearcher{ranked: ranked}, &fakeRefiner{},
-				Options{Candidates: 2, MaxCycles: 3, Evidence: evidence})
+				Options{Candidates: 2, MaxCycles: 2, Evidence: evidence})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -784,7 +786,11 @@ func TestSessionFinish(t *testing.T) {
 			}
 			c3, err := sess.Dispatch(ctx)
 			if err != nil || len(c3) == 0 || slices.ContainsFunc(c3, Candidate.SecondLook) {
-				t.Errorf("cycle 3: %v, %v; want fresh candidates", paths(c3), err)
+				t.Fatalf("cycle 3: %v, %v; want fresh candidates", paths(c3), err)
+			}
+			judgeTable(t, sess, c3, nil)
+			if done, why := sess.Done(); !done || !strings.Contains(why, "reached --cycles 2") {
+				t.Errorf("after cycle 3 (the second fresh one): done %v, stopped %q; want the cycle limit", done, why)
 			}
 		})
 	}

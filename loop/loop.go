@@ -407,6 +407,7 @@ type Session struct {
 	looked   map[string]bool    // files given their second look
 	extra    bool               // the cycle beyond MaxCycles that only gives second looks
 	finish   string             // why the judge asked to end (Finish), while its second looks are given
+	looks    int                // cycles of second looks only after which the session went on (Finish)
 	prior    []string           // Options.Prior's paths, best first
 	initial  map[string]bool    // the first query's focus areas
 	asked    bool               // the last judgments named missing context, terms or requests
@@ -733,8 +734,9 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		// judge may finish again.
 		goOn = fmt.Sprintf("the judge asked to end, then turned %d relevant judgments over on their second look: the session goes on", dropped)
 		s.extra, s.finish = false, ""
+		s.looks++ // it brought no new file: not one of the pattern's cycles
 	}
-	if why, stop := s.stopRule(newPaths, clean); stop {
+	if why, stop := s.stopRule(newPaths, clean, goOn != ""); stop {
 		if len(s.disputed) > 0 && !s.extra {
 			// Before the session ends, one more cycle gives the disputed
 			// files their second look, and nothing else.
@@ -793,9 +795,13 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 
 // stopRule applies the early-stop rule after a cycle whose judgments are
 // evals. A judgment hone's evidence disputes does not count until its
-// second look; the reason says so.
-func (s *Session) stopRule(newPaths int, evals []Evaluation) (string, bool) {
-	n := len(s.cycles)
+// second look; the reason says so. A cycle of second looks only (looked:
+// the judge asked to end, then turned a judgment over) brings no new file:
+// it is not one of the MaxCycles, and it is not a cycle that "brought
+// nothing related".
+func (s *Session) stopRule(newPaths int, evals []Evaluation, looked bool) (string, bool) {
+	n := len(s.cycles)   // the cycle's number, in the reasons
+	fresh := n - s.looks // the cycles that offered new files
 	good, critical := 0, 0
 	for p, e := range s.judged {
 		if _, open := s.disputed[p]; e.Relevance >= s.opts.Threshold && !open {
@@ -816,11 +822,11 @@ func (s *Session) stopRule(newPaths int, evals []Evaluation) (string, bool) {
 	switch {
 	case good >= s.opts.MinFiles && critical == 0:
 		return fmt.Sprintf("cycle %d: %d files at or above %.2f and no critical gap%s", n, good, s.opts.Threshold, disputes), true
-	case !s.opts.Rejudge && n > 1 && good > 0 && critical == 0 && !related && len(s.disputed) == 0:
+	case !s.opts.Rejudge && !looked && fresh > 1 && good > 0 && critical == 0 && !related && len(s.disputed) == 0:
 		return fmt.Sprintf("cycle %d brought nothing related; %d files at or above %.2f stand", n, good, s.opts.Threshold), true
 	case s.opts.Rejudge && n > 1 && newPaths == 0:
 		return fmt.Sprintf("cycle %d brought no new file", n), true
-	case n >= s.opts.MaxCycles:
+	case fresh >= s.opts.MaxCycles:
 		if good >= s.opts.MinFiles {
 			return fmt.Sprintf("cycle %d: reached --cycles %d; %d files at or above %.2f, %d with a critical gap", n, s.opts.MaxCycles, good, s.opts.Threshold, critical), true
 		}
