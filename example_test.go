@@ -91,10 +91,11 @@ func ExampleRepo_Start() {
 			break // nothing left to judge: sess.Done() says why
 		}
 		var evals []hone.Evaluation
+		found := false
 		for _, c := range cands {
 			rel := 0.1
 			if c.Path == "src/auth/tokens.ts" {
-				rel = 0.95 // this caller knows where expiry is computed
+				rel, found = 0.95, true // this caller knows where expiry is computed
 			}
 			evals = append(evals, hone.Evaluation{Path: c.Path, Relevance: rel, Reason: "my judgment"})
 		}
@@ -102,7 +103,9 @@ func ExampleRepo_Start() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if done {
+		// Enough: end the session, after the second looks of any judgment
+		// hone's evidence disputes (the next Dispatch offers them).
+		if done || (found && sess.Finish("the caller has the file to change")) {
 			break
 		}
 	}
