@@ -57,6 +57,10 @@ const (
 	// OracleOther is the relevance it gives every other file: below 0.2,
 	// "not relevant" on the pattern's scale.
 	OracleOther = 0.1
+	// OracleRelated is the relevance a graded judge (Judge.Related) gives a
+	// file the fix's code uses (Run.GoldUses): "related patterns or types"
+	// on the pattern's scale, 0.5-0.7.
+	OracleRelated = 0.6
 	// OracleCandidates is the number of candidates a cycle offers: the MCP
 	// server's default max_candidates.
 	OracleCandidates = hone.StepCandidates
@@ -76,14 +80,24 @@ type Judge struct {
 	// believes files of the change are missing, done once it believes it
 	// has them all ("oracle+done").
 	Done bool
+	// Related makes the judge use the middle of the scale: OracleRelated
+	// for a file the fix's code uses ("oracle+related").
+	Related bool
 }
 
 // Label names the judge in tables: "simulated judge (oracle, flip 0.20)".
 func (j Judge) Label() string {
+	var also []string
 	if j.Done {
-		return fmt.Sprintf("simulated judge (oracle, flip %.2f, says done and names critical gaps)", j.Flip)
+		also = append(also, "says done and names critical gaps")
 	}
-	return fmt.Sprintf("simulated judge (oracle, flip %.2f)", j.Flip)
+	if j.Related {
+		also = append(also, fmt.Sprintf("%.2f for the files the fix's code uses", OracleRelated))
+	}
+	if len(also) == 0 {
+		return fmt.Sprintf("simulated judge (oracle, flip %.2f)", j.Flip)
+	}
+	return fmt.Sprintf("simulated judge (oracle, flip %.2f, %s)", j.Flip, strings.Join(also, ", "))
 }
 
 // ParseJudge reads a --judge value: "none" or "" (no simulated judge: nil),
@@ -91,19 +105,34 @@ func (j Judge) Label() string {
 // "oracle+done:P" are the judge that follows the protocol (Judge.Done).
 func ParseJudge(s string) (*Judge, error) {
 	name, p, hasP := strings.Cut(strings.TrimSpace(s), ":")
-	switch {
-	case (name == "" || name == "none") && !hasP:
+	if (name == "" || name == "none") && !hasP {
 		return nil, nil
-	case name != "oracle" && name != "oracle+done":
-		return nil, fmt.Errorf("bench: unknown judge %q (none, oracle, oracle:P, oracle+done or oracle+done:P)", s)
-	case !hasP:
-		return &Judge{Done: name == "oracle+done"}, nil
+	}
+	parts := strings.Split(name, "+")
+	j := &Judge{}
+	bad := parts[0] != "oracle"
+	for _, opt := range parts[1:] {
+		switch {
+		case opt == "done" && !j.Done:
+			j.Done = true
+		case opt == "related" && !j.Related:
+			j.Related = true
+		default:
+			bad = true
+		}
+	}
+	if bad {
+		return nil, fmt.Errorf("bench: unknown judge %q (none, or oracle with +done, +related, and :P)", s)
+	}
+	if !hasP {
+		return j, nil
 	}
 	f, err := strconv.ParseFloat(p, 64)
 	if err != nil || f != f || f < 0 || f > MaxFlip {
 		return nil, fmt.Errorf("bench: judge %q: the flip probability must be a number in [0, %g]", s, MaxFlip)
 	}
-	return &Judge{Flip: f, Done: name == "oracle+done"}, nil
+	j.Flip = f
+	return j, nil
 }
 
 // OracleRun is the record of one simulated-judge session.
@@ -111,8 +140,10 @@ type OracleRun struct {
 	// Flip is the judge's flip probability, Seed the seed of its coin.
 	Flip float64 `json:"flip"`
 	Seed uint64  `json:"seed"`
-	// Done says that the judge followed the protocol (Judge.Done).
-	Done bool `json:"done,omitempty"`
+	// Done says that the judge followed the protocol (Judge.Done), Related
+	// that it graded the files the fix's code uses (Judge.Related).
+	Done    bool `json:"done,omitempty"`
+	Related bool `json:"related,omitempty"`
 	// Cycles are the figures after each cycle, cumulative.
 	Cycles []OracleCycle `json:"cycles"`
 	// Files are the selection (relevance at or above the threshold).
@@ -164,7 +195,9 @@ type OracleCycle struct {
 }
 
 // By reports whether the session was driven by judge j.
-func (r *OracleRun) By(j Judge) bool { return r.Flip == j.Flip && r.Done == j.Done }
+func (r *OracleRun) By(j Judge) bool {
+	return r.Flip == j.Flip && r.Done == j.Done && r.Related == j.Related
+}
 
 // Offered returns the total number of candidates the session offered.
 func (r *OracleRun) Offered() int {
@@ -183,9 +216,10 @@ func Seed(id string) uint64 {
 
 // oracle judges candidates from the gold files. Not safe for concurrent use.
 type oracle struct {
-	gold map[string]bool
-	flip float64
-	rng  *rand.Rand
+	gold    map[string]bool
+	related map[string]bool // judged OracleRelated unless turned over
+	flip    float64
+	rng     *rand.Rand
 }
 
 func newOracle(gold []string, flip float64, seed uint64) *oracle {
@@ -221,8 +255,11 @@ func (o *oracle) judge(cands []loop.Candidate) ([]loop.Evaluation, int) {
 			flipped++
 		}
 		e := loop.Evaluation{Path: c.Path, Relevance: OracleOther, Reason: "oracle: not gold"}
-		if gold {
+		switch {
+		case gold:
 			e.Relevance, e.Reason = OracleGold, "oracle: gold"
+		case o.related[c.Path] && !o.gold[c.Path]:
+			e.Relevance, e.Reason = OracleRelated, "oracle: the fix's code uses it"
 		}
 		evals = append(evals, e)
 	}
@@ -235,12 +272,15 @@ func (o *oracle) judge(cands []loop.Candidate) ([]loop.Evaluation, int) {
 func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranked []string, budgets []int) (*OracleRun, error) {
 	seed := Seed(in.ID)
 	o := newOracle(in.Gold, j.Flip, seed)
+	if j.Related {
+		o.related = goldSet(goldUses(repo, in))
+	}
 	sess, err := repo.Start(ctx, in.Problem, hone.RetrieveOptions{Loop: loop.Options{Candidates: OracleCandidates}})
 	excerpts := hone.NewExcerpts(repo, false)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: start: %w", err)
 	}
-	run := &OracleRun{Flip: j.Flip, Done: j.Done, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
+	run := &OracleRun{Flip: j.Flip, Done: j.Done, Related: j.Related, Seed: seed, Cycles: []OracleCycle{}, Files: []string{}}
 	read := map[string]bool{}
 	gold := goldSet(in.Gold)
 	hunks := map[string][]Hunk{}

@@ -39,6 +39,12 @@ func TestParseJudge(t *testing.T) {
 		{"oracle+done:0.2", &Judge{Flip: 0.2, Done: true}, false},
 		{"oracle+done:0.6", nil, true},
 		{"oracle+", nil, true},
+		{"oracle+related", &Judge{Related: true}, false},
+		{"oracle+related+done:0.2", &Judge{Flip: 0.2, Done: true, Related: true}, false},
+		{"oracle+done+related", &Judge{Done: true, Related: true}, false},
+		{"oracle+done+done", nil, true},
+		{"oracle+wise", nil, true},
+		{"related+oracle", nil, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseJudge(tt.in)
@@ -85,6 +91,21 @@ func TestOracleJudge(t *testing.T) {
 	if changed != n1 || n1 < 10 || n1 > 30 {
 		t.Errorf("oracle:0.5 turned over %d judgments (reported %d) of 40, want about 20", changed, n1)
 	}
+	graded := newOracle(gold, 0, seed)
+	graded.related = goldSet([]string{"f05.py", "f17.py"}) // f17 is gold: gold wins
+	for _, e := range must(graded.judge(cands)) {
+		want := OracleOther
+		switch e.Path {
+		case "f03.py", "f17.py":
+			want = OracleGold
+		case "f05.py":
+			want = OracleRelated
+		}
+		if e.Relevance != want {
+			t.Errorf("graded oracle judged %s %v, want %v", e.Path, e.Relevance, want)
+		}
+	}
+
 	other, _ := newOracle(gold, 0.5, Seed("acme__shop-8")).judge(cands)
 	if cmp.Equal(other, half1) {
 		t.Errorf("two instance ids drew the same 40 coins")
@@ -362,3 +383,6 @@ func TestOracleMissing(t *testing.T) {
 		}
 	}
 }
+
+// must drops the count of turned-over judgments.
+func must(evals []loop.Evaluation, _ int) []loop.Evaluation { return evals }

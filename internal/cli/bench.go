@@ -64,7 +64,9 @@ beside them the offline ranking's Acc@k at the same number of candidates. That
 judge never says done nor names a critical gap; oracle+done and oracle+done:P
 follow the protocol as hone's skill asks a judge to: knowing how many files the
 change touches (not which), it flags a critical gap while fewer stand relevant
-in its judgments and says done once that many do, a false positive included.`,
+in its judgments and says done once that many do, a false positive included.
++related (oracle+related, oracle+done+related:P) grades the files the fix's code
+uses 0.6, "related" on the pattern's scale.`,
 		Example: `  hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/run.jsonl --baseline
   hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/abl.jsonl --ablate --limit 40
   hone bench dev.jsonl --mirror-root ~/mirrors --out /tmp/bench/oracle20.jsonl --judge oracle:0.2`,
@@ -96,7 +98,7 @@ in its judgments and says done once that many do, a false positive included.`,
 	fl.IntVar(&f.explain, "explain", 0, "write the evaluator's reasons for the first N ranked files of each instance")
 	fl.IntSliceVar(&f.packBudgets, "pack-budget", nil, "build each instance's context pack at this many tokens and measure what it shows of the real fix (repeatable: --pack-budget 4000 --pack-budget 8000)")
 	fl.StringVar(&f.packDir, "pack-dir", "", "keep each instance's packs in this folder, as ID.BUDGET.md (with --pack-budget)")
-	fl.StringVar(&f.judge, "judge", "none", "also drive the stepwise loop (as MCP start/judge do) with a SIMULATED judge built from the gold files: none, oracle (perfect) or oracle:P (each judgment turned over with probability P in [0,0.5], seeded by the instance id); oracle+done[:P] also says done and names critical gaps")
+	fl.StringVar(&f.judge, "judge", "none", "also drive the stepwise loop (as MCP start/judge do) with a SIMULATED judge built from the gold files: none, oracle (perfect) or oracle:P (each judgment turned over with probability P in [0,0.5], seeded by the instance id); oracle+done[:P] also says done and names critical gaps; +related grades the files the fix's code uses 0.6")
 	f.llm.register(fl) // --evaluator llm judges the default run as it would a user's
 	return cmd
 }
