@@ -44,7 +44,7 @@
 // ranking (Prior) not judged yet and of a pool of the refined query's
 // files, ordered by hone's evidence; what a refinement brought in from the
 // judgments (the judge's terms and requests, the neighbours of files it
-// found related) goes first. Cycle 1 is thus hone's top page, and each later
+// found relevant) goes first. Cycle 1 is thus hone's top page, and each later
 // cycle what the judgments point to, then the next page.
 //
 // The loop knows no concrete Searcher, Evaluator or Refiner; hone wires them in

@@ -151,14 +151,19 @@ func (r *Refiner) requests(st *state, asks []string) {
 	}
 }
 
-// neighbours offers the code-graph neighbours of the files judged related
-// (0.5 up to the threshold) or relevant: what they import and what imports
-// them, not judged yet, the files with the most judged neighbours first.
+// neighbours offers the code-graph neighbours of the files judged relevant
+// (at the threshold or more): what they import and what imports them, not
+// judged yet, the files with the most judged neighbours first. Files judged
+// only related (0.5 up to the threshold) bring none: with a simulated judge
+// that grades the files the fix's code uses 0.6, their neighbours took the
+// page slots hone's own ranking would have filled, and every gold file was
+// offered less often (BENCHMARKS.md, a judge that uses the middle of the
+// scale); they still teach terms when nothing is relevant.
 func (r *Refiner) neighbours(st *state, in loop.RefineInput) {
 	votes := map[index.ID]float64{}
 	var from []string
 	for _, e := range in.Evaluations {
-		if e.Relevance < mediumFloor {
+		if e.Relevance < r.opts.Threshold {
 			continue
 		}
 		id, ok := r.ix.Lookup(e.Path)

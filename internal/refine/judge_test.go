@@ -11,7 +11,9 @@ import (
 // TestJudgeSays: what a judge that reads code says reaches the next query:
 // its terms as task-weight keywords with their definitions as focus areas,
 // its requests (a definition, callers, a path pattern), and, with
-// Neighbours, what the files it found related import or are imported by.
+// Neighbours, what the files it found relevant import or are imported by
+// (not those of files it found only related: BENCHMARKS.md, a judge that
+// uses the middle of the scale).
 func TestJudgeSays(t *testing.T) {
 	ix := openFixture(t)
 	text := "Login answers too many requests"
@@ -22,7 +24,7 @@ func TestJudgeSays(t *testing.T) {
 	}
 	in := loop.RefineInput{Task: text, Cycle: 1, Query: q0,
 		Evaluations: []loop.Evaluation{
-			{Path: "app/api/views.py", Relevance: 0.6, Terms: []string{"Throttle", "Throttle", "x"}},
+			{Path: "app/api/views.py", Relevance: 0.8, Terms: []string{"Throttle", "Throttle", "x"}},
 			{Path: "app/misc/m1.py", Relevance: 0.1, Terms: []string{"refill"}},
 		},
 		Judged:   map[string]loop.Evaluation{"app/api/views.py": {}, "app/misc/m1.py": {}},
@@ -57,6 +59,19 @@ func TestJudgeSays(t *testing.T) {
 	}
 	if len(ref.Why) < 3 {
 		t.Errorf("the refinement does not say why: %v", ref.Why)
+	}
+	// A file judged only related (0.5-0.7) brings no neighbours.
+	related := in
+	related.Evaluations = append([]loop.Evaluation(nil), in.Evaluations...)
+	related.Evaluations[0].Relevance = 0.6
+	q3, _, err := r.Refine(context.Background(), related)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"file:app/api/throttle.py", "file:app/auth/tokens.py"} {
+		if slices.Contains(q3.FocusAreas, f) {
+			t.Errorf("a file judged related brought its neighbour %s", f)
+		}
 	}
 	// Without Neighbours (hone's own evaluator re-scores): no neighbour focus.
 	r2, _, _ := newRefiner(t, ix, text, Options{NoAssociations: true})
