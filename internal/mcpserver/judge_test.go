@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -265,6 +266,64 @@ func TestRetrieveContextEconomy(t *testing.T) {
 	for _, c := range out.Cycles {
 		if len(c.Evaluations) != 0 {
 			t.Errorf("cycle %d repeats %d judgments", c.N, len(c.Evaluations))
+		}
+	}
+}
+
+// TestJudgeDoneGoesOn: done with a judgment hone disputes gives its second
+// look first; calling that file unrelated on its second look turns the
+// done over: the session goes on with new files, and its answer says why.
+func TestJudgeDoneGoesOn(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": "Fix the authentication token expiry bug"}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	id := step.Session
+	judged := map[string]bool{}
+	weak := ""
+	for _, c := range step.Candidates {
+		judged[c.Path] = true
+		var ev float64
+		if _, err := fmt.Sscanf(c.Hone, "hone %f", &ev); err == nil && weak == "" && ev < 0.5 {
+			weak = c.Path // a file hone rates low: judged relevant, it is disputed
+		}
+	}
+	if weak == "" {
+		t.Fatal("no candidate hone rates below 0.5")
+	}
+	all := func(cands []Candidate, rel func(string) float64) []any {
+		var evals []any
+		for _, c := range cands {
+			evals = append(evals, map[string]any{"path": c.Path, "relevance": rel(c.Path), "reason": "r"})
+		}
+		return evals
+	}
+	first := all(step.Candidates, func(p string) float64 {
+		if p == weak {
+			return 0.9
+		}
+		return 0.1
+	})
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": first, "done": true}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if step.Done || !strings.HasPrefix(step.Next, "Before the session ends") ||
+		!slices.ContainsFunc(step.Candidates, func(c Candidate) bool { return c.Path == weak }) {
+		t.Fatalf("done with %s disputed: want its second look first, got %+v", weak, step)
+	}
+	second := all(step.Candidates, func(string) float64 { return 0.1 })
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": second}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if step.Done || !strings.HasPrefix(step.Next, "The session goes on") || len(step.Candidates) == 0 {
+		t.Fatalf("%s turned unrelated on its second look: want the session to go on and say so, got %+v", weak, step)
+	}
+	for _, c := range step.Candidates {
+		if judged[c.Path] {
+			t.Errorf("the session went on with %s, judged before", c.Path)
 		}
 	}
 }

@@ -30,6 +30,9 @@ type session struct {
 	// the first excerpt of its file did not).
 	excerpts *hone.Excerpts
 	started  time.Time
+	// finishing: the judge said done and was given second looks first
+	// (loop.Session.Finish); the session ends after them or goes on.
+	finishing bool
 
 	lastUse time.Time // guarded by sessionStore.mu
 }

@@ -384,6 +384,8 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 	if err != nil && !done {
 		return nil, nil, fmt.Errorf("judge: %w", err)
 	}
+	wentOn := sess.finishing && !done // the second looks turned the judge's done over
+	sess.finishing = false
 	finishing := false
 	switch why := fmt.Sprintf("cycle %d: the judge has enough context", sess.loop.Cycle()-1); {
 	case in.Done && !done && len(evals) == 0:
@@ -403,8 +405,14 @@ func (s *Server) judge(ctx context.Context, req *mcp.CallToolRequest, in JudgeIn
 		return jsonText(step), step, nil
 	}
 	step, err := s.dispatch(ctx, sess)
-	if err == nil && finishing && !step.Done {
+	switch {
+	case err != nil || step.Done:
+	case finishing:
+		sess.finishing = true
 		step.Next = fmt.Sprintf("Before the session ends: hone's evidence disputes %d of your judgments strongly. Judge these again from their excerpts (each shows more of the file than the first); the session then ends, unless you now call a file you had judged relevant unrelated: then it goes on with new candidates, and done: true ends it again.", len(step.Candidates))
+		step = step.counted()
+	case wentOn && !in.Done:
+		step.Next = "The session goes on: on its second look you called unrelated a file you had judged relevant, and your done rested on it. " + step.Next
 		step = step.counted()
 	}
 	return jsonText(step), step, err
