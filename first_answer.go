@@ -108,10 +108,6 @@ func (r *Repo) ready(ctx context.Context, text string, opts RetrieveOptions) (*i
 // that the loop goes on from the complete index (reground). r.mu is held.
 func (r *Repo) completeLocked(opts RetrieveOptions) {
 	if (r.opts.Watch || opts.Evaluator != nil) && !r.completing && !r.closed {
-		// A long-lived Repo parses the rest now, while its caller reads
-		// the first answer; so does one whose retrieval waits on a
-		// judge (an LLM), while the judge reads the first cycle: the
-		// loop goes on from the complete index (reground).
 		r.completing = true
 		bg, stop := context.WithCancel(context.Background())
 		r.stop = stop
