@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hone-dev/hone/internal/index"
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/loop"
 )
@@ -28,6 +29,7 @@ const (
 type Excerpts struct {
 	v           Viewer
 	showSecrets bool
+	task        string
 	first       map[string]shown // path -> what its first excerpt was made of
 }
 
@@ -50,6 +52,13 @@ func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
 	return &Excerpts{v: v, showSecrets: showSecrets, first: map[string]shown{}}
 }
 
+// ForTask aims every excerpt at the part of its file the task points at,
+// as the pack does (ViewOptions.Task), and returns x.
+func (x *Excerpts) ForTask(task string) *Excerpts {
+	x.task = task
+	return x
+}
+
 // Of returns candidate c's excerpt, the query's terms being terms: the
 // view of the file without the path it starts with (the candidate names
 // it). What a judge reads of a candidate is its excerpt and hone's
@@ -57,7 +66,7 @@ func NewExcerpts(v Viewer, showSecrets bool) *Excerpts {
 // what the evidence leaves of ExcerptTokens (at least half of them).
 func (x *Excerpts) Of(c loop.Candidate, terms []string) (string, error) {
 	budget := max(ExcerptTokens-pack.Tokens(c.EvidenceBrief()), ExcerptTokens/2)
-	opts := ViewOptions{Budget: budget, ShowSecrets: x.showSecrets}
+	opts := ViewOptions{Budget: budget, ShowSecrets: x.showSecrets, Task: x.task}
 	var view string
 	var err error
 	if was, ok := x.first[c.Path]; ok && c.SecondLook() {
@@ -83,6 +92,11 @@ type ViewOptions struct {
 	// First is, for ViewAgain, the budget the first view of the file had
 	// (<= 0: ExcerptTokens).
 	First int
+	// Task, when set, aims the view as the pack aims a file: the part of
+	// the file the task points at (its keywords at their weights, the names
+	// it gives, its stack-trace frames) comes first; the terms still choose
+	// the matching lines. Unset: the terms alone aim it.
+	Task string
 }
 
 // View returns a compact view of a file for a judge: its path, definitions and
@@ -98,7 +112,17 @@ func (r *Repo) View(p string, terms []string, opts ViewOptions) (string, error) 
 		}
 		return "", fmt.Errorf("hone: %s: not an indexed file", p)
 	}
-	return pack.View(r.root, p, terms, ix.File(id).Defs, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	return pack.View(r.root, p, terms, ix.File(id).Defs, r.viewOptions(ix, id, opts))
+}
+
+// viewOptions are the pack's options for a view of file id with opts.
+func (r *Repo) viewOptions(ix *index.Index, id index.ID, opts ViewOptions) pack.Options {
+	po := pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets}
+	if opts.Task != "" {
+		ev := r.aims.get(ix, opts.Task).of(id)
+		po.Aim = &ev
+	}
+	return po
 }
 
 // ViewAgain is View's continuation for a reader who has read View(p,
@@ -114,5 +138,5 @@ func (r *Repo) ViewAgain(p string, terms []string, opts ViewOptions) (string, er
 	if first <= 0 {
 		first = ExcerptTokens
 	}
-	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, first, pack.Options{Budget: opts.Budget, ShowSecrets: opts.ShowSecrets})
+	return pack.ViewAgain(r.root, p, terms, ix.File(id).Defs, first, r.viewOptions(ix, id, opts))
 }

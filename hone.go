@@ -261,6 +261,9 @@ type Repo struct {
 	bg         sync.WaitGroup
 	// completed is closed when the latest background completion ends.
 	completed chan struct{}
+
+	// aims keeps the aim of the task views were last asked for.
+	aims viewAims
 }
 
 // Open indexes the repository at dir (incrementally, from the cache when

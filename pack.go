@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hone-dev/hone/internal/anchor"
 	"github.com/hone-dev/hone/internal/pack"
 	"github.com/hone-dev/hone/internal/task"
-	"github.com/hone-dev/hone/internal/terms"
 	"github.com/hone-dev/hone/loop"
 )
 
@@ -28,48 +26,19 @@ type PackOptions struct {
 // pack). What it shows goes to a model: see PackOptions.ShowSecrets.
 func (r *Repo) Pack(res *Result, opts PackOptions) (string, error) {
 	ix, _ := r.index()
-	var t *task.Task
-	var anchors anchor.Set
+	var parsed *parsedTask
 	if p := res.parsed; p != nil && p.ix == ix && p.task.Text == res.Task {
-		t, anchors = p.task, p.anchors
-	} else {
-		parsed := task.Parse(res.Task)
-		t, anchors = &parsed, anchor.Find(ix, &parsed)
+		parsed = p
 	}
-	nearest := anchor.NearestFrame(t, anchors)
-	// A key word's short forms (tmp for "temporary") are the same word.
-	variants := terms.Variants(ix, t, terms.Key(ix, t), map[string]bool{})
-	terms := map[string]float64{}
-	var words []string
-	for _, k := range t.Keywords {
-		if _, ok := terms[k.Text]; !ok {
-			words = append(words, k.Text)
-		}
-		terms[k.Text] = max(terms[k.Text], k.Weight)
-	}
-	for _, v := range variants {
-		if _, ok := terms[v.Term]; !ok && v.Short {
-			words = append(words, v.Term)
-			terms[v.Term] = v.Weight
-		}
-	}
-	symbols := taskSymbols(t)
-	in := pack.Input{Task: res.Task, Root: r.root, Terms: words}
+	aim := newTaskAim(ix, res.Task, parsed)
+	in := pack.Input{Task: res.Task, Root: r.root, Terms: aim.words}
 	add := func(e loop.Evaluation, selected, fallback bool) {
-		f := pack.File{Evaluation: e, Selected: selected, Fallback: fallback,
-			Evidence: pack.Evidence{Terms: terms, Symbols: symbols}}
+		f := pack.File{Evaluation: e, Selected: selected, Fallback: fallback}
 		if id, ok := ix.Lookup(e.Path); ok {
 			f.Defs = ix.File(id).Defs
-			for _, a := range anchors.ByFile[id] {
-				if a.Kind != anchor.KindFrame || a.Order < 0 || a.Order >= len(t.Frames) {
-					continue
-				}
-				l := t.Frames[a.Order].Line
-				f.Evidence.Lines = append(f.Evidence.Lines, l)
-				if a.Order == nearest {
-					f.Evidence.Nearest = l
-				}
-			}
+			f.Evidence = aim.of(id)
+		} else {
+			f.Evidence = aim.of(-1)
 		}
 		in.Files = append(in.Files, f)
 	}

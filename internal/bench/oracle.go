@@ -276,7 +276,7 @@ func runOracle(ctx context.Context, repo *hone.Repo, in Instance, j Judge, ranke
 		o.related = goldSet(goldUses(repo, in))
 	}
 	sess, err := repo.Start(ctx, in.Problem, hone.RetrieveOptions{Loop: loop.Options{Candidates: OracleCandidates}})
-	excerpts := hone.NewExcerpts(repo, false)
+	excerpts := hone.NewExcerpts(repo, false).ForTask(in.Problem)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: start: %w", err)
 	}

@@ -27,7 +27,7 @@ func wireLLM(l *llmFlags, repo *hone.Repo, task string, opts *hone.RetrieveOptio
 	// The evaluator's views never show a secret, whatever --show-secrets
 	// says: a model judging relevance never needs one.
 	view := func(p string, terms []string, budget int) (string, error) {
-		return repo.View(p, terms, hone.ViewOptions{Budget: budget})
+		return repo.View(p, terms, hone.ViewOptions{Budget: budget, Task: task})
 	}
 	ev, err := llm.New(cfg, base, view)
 	if err != nil {

@@ -317,7 +317,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in StartIn
 	if err != nil {
 		return nil, nil, fmt.Errorf("start: %w", describe(err))
 	}
-	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens, secrets: in.ShowSecrets, excerpts: hone.NewExcerpts(repo, in.ShowSecrets)}
+	sess := &session{dir: dir, repo: repo, loop: ls, budget: in.BudgetTokens, secrets: in.ShowSecrets, excerpts: hone.NewExcerpts(repo, in.ShowSecrets).ForTask(in.Task)}
 	evicted, err := s.sessions.add(sess)
 	if err != nil {
 		return nil, nil, err

@@ -145,6 +145,19 @@ type Options struct {
 	// ShowSecrets shows files that look like secret material and the values
 	// of credentials as they are.
 	ShowSecrets bool
+	// Aim, for View and ViewAgain, is what the task says about this file
+	// (the pack's Evidence): the part of the file it points at is shown
+	// first. Nil: the view's terms, each of weight 1 and each a name the
+	// task may give (aimOf). Build takes each file's from its Input.
+	Aim *Evidence
+}
+
+// viewAim is the aim of a view with opts and terms.
+func viewAim(opts Options, terms []string) Evidence {
+	if opts.Aim != nil {
+		return *opts.Aim
+	}
+	return aimOf(terms)
 }
 
 // LinePath returns p as one line: itself, or quoted (strconv.Quote) when it
@@ -766,9 +779,9 @@ func cut(s string, limit int) string {
 
 // View returns a compact view of root/path for a judge: a line with the path,
 // language and length, the lines matching each term, the definitions, and,
-// numbered, first the part of the file the terms point at (aimed: the unit
-// the pack would show first, by these terms), then the matching lines with
-// their context, within opts.Budget tokens.
+// numbered, first the part of the file the task points at (aimed: the unit
+// the pack would show first, by opts.Aim, else by these terms), then the
+// matching lines with their context, within opts.Budget tokens.
 // defs are the file's definitions (nil: none shown). A file that looks like
 // secret material is a *secret.Error (errors.Is(err, secret.ErrSecret))
 // unless opts.ShowSecrets.
@@ -778,7 +791,7 @@ func View(root, path string, terms []string, defs []syntax.Tag, opts Options) (s
 		return "", err
 	}
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
-	out, _, _ := f.view(opts.Budget, aimOf(terms))
+	out, _, _ := f.view(opts.Budget, viewAim(opts, terms))
 	return out, nil
 }
 
@@ -824,7 +837,7 @@ func ViewAgain(root, path string, terms []string, defs []syntax.Tag, first int, 
 		return "", err
 	}
 	f := newFile(path, data, terms, defs, opts.ShowSecrets)
-	_, shown, allDefs := f.view(first, aimOf(terms))
+	_, shown, allDefs := f.view(first, viewAim(opts, terms))
 	limit := limitBytes(opts.Budget)
 	head := fmt.Sprintf("%s (%s), more than the first excerpt showed\n", LinePath(filepath.ToSlash(path)), nLines(len(f.lines)))
 	if !fits(0, len(head), limit) {
