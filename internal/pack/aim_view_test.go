@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,58 @@ func TestViewMatchesLineShowsTheQueryWords(t *testing.T) {
 	want := "matches: crashes 1, proxy 3, models 2; absent: proxies, queryset\n"
 	if !strings.Contains(got, want) {
 		t.Errorf("view:\n%s\nwant the line %q", got, want)
+	}
+}
+
+// TestViewMatchesLineWithinBudget: a long query's matches line takes at most
+// a quarter of a view's budget, the words the file holds first, the rest
+// counted ("+12 more"), and what the file lacks only in what they leave; so
+// that the file's own lines still fill most of the view. Unbounded, it lists
+// every word.
+func TestViewMatchesLineWithinBudget(t *testing.T) {
+	root := t.TempDir()
+	var src strings.Builder
+	var terms []string
+	for i := range 40 {
+		w := fmt.Sprintf("widget%02d", i)
+		terms = append(terms, w)
+		if i%2 == 0 {
+			fmt.Fprintf(&src, "def render_%s(%s):\n    return draw(%s)\n\n", w, w, w)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "w.py"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	matches := func(view string) string {
+		for _, l := range strings.Split(view, "\n") {
+			if strings.HasPrefix(l, "matches: ") {
+				return l
+			}
+		}
+		t.Fatalf("no matches line:\n%s", view)
+		return ""
+	}
+	for _, budget := range []int{100, 200, 400} {
+		got, err := View(root, "w.py", terms, nil, Options{Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := matches(got)
+		if limit := budget * BytesPerToken / 4; len(m)+1 > limit {
+			t.Errorf("budget %d: matches line of %d bytes, over a quarter of the view (%d):\n%s", budget, len(m)+1, limit, m)
+		}
+		if !strings.HasPrefix(m, "matches: widget00 2, ") || !strings.Contains(m, " more") {
+			t.Errorf("budget %d: matches line %q does not list the first words found and count the rest", budget, m)
+		}
+		if strings.Contains(m, "absent:") && !strings.Contains(m, "widget38 2; absent: widget01, ") {
+			t.Errorf("budget %d: matches line %q lists absent words before every word found", budget, m)
+		}
+	}
+	got, err := View(root, "w.py", terms, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := matches(got); strings.Contains(m, "more") || !strings.Contains(m, "widget38 2; absent: widget01, ") || !strings.HasSuffix(m, "widget39") {
+		t.Errorf("unbounded view: matches line %q does not list every word", m)
 	}
 }

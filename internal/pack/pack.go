@@ -739,7 +739,7 @@ func (f *file) defsLine(limit int) string {
 }
 
 // matchesLine prints how many lines match each term, and the absent ones.
-func (f *file) matchesLine() string {
+func (f *file) matchesLine(limit int) string {
 	if len(f.terms) == 0 {
 		return ""
 	}
@@ -751,18 +751,39 @@ func (f *file) matchesLine() string {
 			absent = append(absent, t)
 		}
 	}
-	var b strings.Builder
-	b.WriteString("matches: ")
 	if len(found) == 0 {
-		b.WriteString("none")
-	} else {
-		b.WriteString(strings.Join(found, ", "))
+		found = []string{"none"}
 	}
+	line := "matches: " + listWithin(found, limit-len("matches: \n"))
 	if len(absent) > 0 {
-		b.WriteString("; absent: " + strings.Join(absent, ", "))
+		// What the file lacks says less than what it holds: it gets what
+		// the found terms leave.
+		if rest := limit - len(line) - len("; absent: \n"); limit < 0 || rest > len("+99 more") {
+			line += "; absent: " + listWithin(absent, rest)
+		}
 	}
-	b.WriteString("\n")
-	return b.String()
+	return line + "\n"
+}
+
+// listWithin joins items with ", " within about limit bytes (< 0: no limit):
+// the first ones that fit, then how many more there are ("+3 more"). The
+// first item is always listed.
+func listWithin(items []string, limit int) string {
+	all := strings.Join(items, ", ")
+	if limit < 0 || len(all) <= limit {
+		return all
+	}
+	const more = ", +99999 more"
+	n, used := 1, len(items[0])
+	for n < len(items) && used+len(", ")+len(items[n])+len(more) <= limit {
+		used += len(", ") + len(items[n])
+		n++
+	}
+	out := strings.Join(items[:n], ", ")
+	if n < len(items) {
+		out += fmt.Sprintf(", +%d more", len(items)-n)
+	}
+	return out
 }
 
 // cut shortens s to at most limit bytes at a rune boundary (-1: no limit).
@@ -803,7 +824,13 @@ func (f *file) view(budget int, aim Evidence) (string, []bool, bool) {
 		lang = "text"
 	}
 	limit := limitBytes(budget)
-	head := fmt.Sprintf("%s (%s, %s)\n", LinePath(filepath.ToSlash(f.path)), lang, nLines(len(f.lines))) + f.matchesLine()
+	// The terms a file matches take at most a quarter of the budget: a
+	// long issue's query lists dozens, and the code is what a judge reads.
+	matchLimit := -1
+	if limit >= 0 {
+		matchLimit = limit / 4
+	}
+	head := fmt.Sprintf("%s (%s, %s)\n", LinePath(filepath.ToSlash(f.path)), lang, nLines(len(f.lines))) + f.matchesLine(matchLimit)
 	if !fits(0, len(head), limit) {
 		return cut(head, limit), nil, false
 	}
