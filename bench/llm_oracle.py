@@ -27,7 +27,7 @@ import re
 import statistics
 import sys
 
-TASK_RE = re.compile(r"Task: (.*?)\n\nFiles \(\d+\):\n", re.S)
+TASK_RE = re.compile(r"Task: (.*?)\n\n(?:Files|Relevant files) \(\d+\):\n", re.S)
 FILE_RE = re.compile(r"^### FILE: (.*)$", re.M)
 
 
@@ -56,6 +56,19 @@ def serve(args):
             m = TASK_RE.match(user)
             task = m.group(1).strip() if m else ""
             g = gold.get(task)
+            if "\n\nRelevant files (" in user:
+                # Enough: like `hone bench --judge oracle+done`, the model
+                # knows how many files the change touches (not which) and
+                # says enough once that many stand relevant in its own
+                # judgments (the files listed, false positives included).
+                listed = FILE_RE.findall(user)
+                enough = g is not None and len(listed) >= len(g)
+                if log:
+                    log.write(json.dumps({"task": task, "known": g is not None, "enough": enough, "listed": listed}) + "\n")
+                    log.flush()
+                content = json.dumps({"enough": enough, "missing": "" if enough else "another file the change touches"})
+                self.reply(content, len(user) // 4, 20)
+                return
             evs = []
             for p in FILE_RE.findall(user):
                 rel = 0.95 if g and p in g else 0.1
@@ -67,8 +80,11 @@ def serve(args):
                 log.write(json.dumps({"task": task, "known": g is not None, "paths": [e["path"] for e in evs]}) + "\n")
                 log.flush()
             content = json.dumps({"evaluations": evs, "keywords": []})
+            self.reply(content, len(user) // 4, 20 * len(evs))
+
+        def reply(self, content, prompt_tokens, completion_tokens):
             body = json.dumps({"choices": [{"message": {"content": content}}],
-                               "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 20 * len(evs)}}).encode()
+                               "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -80,16 +96,21 @@ def serve(args):
 
 def report(args):
     gold = load(args.sets)
-    shown = {}
+    shown, requests, asked = {}, 0, 0
     with open(args.log) as f:
         for line in f:
             x = json.loads(line)
-            shown.setdefault(x["task"], set()).update(x["paths"])
+            if "paths" in x:
+                shown.setdefault(x["task"], set()).update(x["paths"])
+                requests += 1
+            else:
+                asked += 1
     n = len(gold)
     every = sum(1 for t, g in gold.items() if g <= shown.get(t, set()))
     counts = [len(shown.get(t, ())) for t in gold]
     print(f"instances {n}; every gold file shown to the model {100 * every / n:.1f} %; "
-          f"files shown median {statistics.median(counts)}, mean {statistics.mean(counts):.1f}")
+          f"files shown median {statistics.median(counts)}, mean {statistics.mean(counts):.1f}; "
+          f"requests: {requests} judging files, {asked} asking whether the relevant files are enough")
 
 
 def main():

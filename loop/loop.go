@@ -225,6 +225,28 @@ type Evaluator interface {
 	Evaluate(ctx context.Context, in EvalInput) ([]Evaluation, error)
 }
 
+// A Finisher is an Evaluator that can also say, after a cycle, that the
+// files judged relevant so far are enough for the task: the judge's "done"
+// (Session.Finish), for a judge Run drives, such as a language model. Run
+// asks it after each cycle that leaves at least one file judged relevant and
+// none of them with a critical gap, unless the session ends anyway.
+type Finisher interface {
+	// Enough reports whether the relevant files suffice, and why (or what
+	// is still missing). An error counts as "not enough": the loop goes on.
+	Enough(ctx context.Context, in EnoughInput) (bool, string, error)
+}
+
+// EnoughInput is what a Finisher decides on.
+type EnoughInput struct {
+	// Task is the task as the user wrote it.
+	Task string
+	// Cycle is the cycle just judged, from 1.
+	Cycle int
+	// Relevant are the latest judgments at or above the threshold, best
+	// first.
+	Relevant []Evaluation
+}
+
 // RefineInput is what a Refiner learns from.
 type RefineInput struct {
 	Task  string
@@ -935,7 +957,43 @@ func Run(ctx context.Context, task string, s Searcher, e Evaluator, r Refiner, o
 		if done {
 			return sess.Result(), nil
 		}
+		if f, ok := e.(Finisher); ok && sess.askEnough() {
+			in := EnoughInput{Task: task, Cycle: sess.Cycle() - 1, Relevant: sess.Result().Files}
+			enough, why, err := f.Enough(ctx, in)
+			if err != nil && ctx.Err() != nil {
+				sess.Stop("cancelled: " + ctx.Err().Error())
+				return sess.Result(), ctx.Err()
+			}
+			if err == nil && enough {
+				msg := fmt.Sprintf("cycle %d: the judge says done", in.Cycle)
+				if why = strings.TrimSpace(why); why != "" {
+					msg += " (" + why + ")"
+				}
+				if sess.Finish(msg) {
+					return sess.Result(), nil
+				}
+			}
+		}
 	}
+}
+
+// askEnough reports whether a Finisher is asked after the cycle just
+// judged: the session goes on, it is not giving second looks before its
+// end, and at least one file stands relevant, none with a critical gap.
+func (s *Session) askEnough() bool {
+	if s.stopped != "" || s.extra {
+		return false
+	}
+	relevant := 0
+	for _, e := range s.judged {
+		if e.Relevance >= s.opts.Threshold {
+			if e.Critical {
+				return false
+			}
+			relevant++
+		}
+	}
+	return relevant > 0
 }
 
 func clamp01(x float64) float64 {

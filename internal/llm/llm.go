@@ -120,6 +120,10 @@ type Usage struct {
 	// ran out in (0: it did not).
 	OutOfTime      int `json:"out_of_time"`
 	OutOfTimeCycle int `json:"out_of_time_cycle,omitempty"`
+	// EnoughAsked counts the times the model was asked whether the files
+	// judged relevant are enough (Enough); EnoughSaid the times it said so.
+	EnoughAsked int `json:"enough_asked"`
+	EnoughSaid  int `json:"enough_said"`
 	// CostUSD is the tokens' cost at Config.Prices; 0 without prices.
 	CostUSD float64 `json:"cost_usd"`
 }
@@ -480,7 +484,7 @@ func (e *Evaluator) judge(ctx context.Context, task string, batch []item) (map[s
 			e.count(func(u *Usage) { u.Reasks++ })
 			prompt += fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
 		}
-		text, err := e.ask(ctx, systemPrompt, prompt, paths)
+		text, err := e.ask(ctx, judgeCall(systemPrompt, prompt, paths))
 		if err != nil {
 			var ae *apiError
 			if errors.Is(err, errOutOfTime) {
@@ -576,6 +580,69 @@ Judge from the views shown: a view lists a file's definitions and the lines that
 
 Reply with only a JSON object, one evaluation per file, paths exactly as given:
 {"evaluations":[{"path":"…","relevance":0.0,"reason":"…","missing_context":["…"],"critical":false}],"keywords":["…"]}`
+
+// Enough implements loop.Finisher: it shows the model the task and the
+// files judged relevant (each with its judgment's reason and the context it
+// named missing) and asks whether they are enough to make the change. A
+// failed or unusable reply is "not enough" (the loop goes on), counted in
+// Usage.Errors; only running out of time or a cancelled context is an
+// error.
+func (e *Evaluator) Enough(ctx context.Context, in loop.EnoughInput) (bool, string, error) {
+	if len(in.Relevant) == 0 {
+		return false, "", nil
+	}
+	ctx, cancel := e.budget(ctx)
+	defer cancel()
+	e.count(func(u *Usage) { u.EnoughAsked++ })
+	user := enoughPrompt(in.Task, in.Relevant)
+	var perr error
+	for try := 0; try < 2; try++ {
+		prompt := user
+		if try > 0 {
+			e.count(func(u *Usage) { u.Reasks++ })
+			prompt += fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
+		}
+		text, err := e.ask(ctx, enoughCall(prompt))
+		if err != nil {
+			if errors.Is(err, errOutOfTime) || ctx.Err() != nil {
+				return false, "", err
+			}
+			e.count(func(u *Usage) { u.Errors++ })
+			return false, "", err
+		}
+		var enough bool
+		var missing string
+		if enough, missing, perr = parseEnough(text); perr == nil {
+			if enough {
+				e.count(func(u *Usage) { u.EnoughSaid++ })
+			}
+			return enough, missing, nil
+		}
+	}
+	e.count(func(u *Usage) { u.Errors++ })
+	return false, "", perr
+}
+
+// enoughSystem states the question Enough asks and the reply's format.
+const enoughSystem = `You decide whether a coding agent has found what it must read in a repository to carry out a task.
+
+You are shown the task and the files judged relevant to it so far, each with the reason given and the context named as still missing. Answer enough=true when these files hold the code to change and what the change must follow, so that no further search is needed; answer false when a file the change needs is likely still unfound (a second place to change, a definition or caller named as missing), and say in missing what to look for.
+
+Reply with only a JSON object:
+{"enough":false,"missing":"…"}`
+
+// enoughPrompt lists the task and the relevant files' judgments.
+func enoughPrompt(task string, relevant []loop.Evaluation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task: %s\n\nRelevant files (%d):\n", task, len(relevant))
+	for _, r := range relevant {
+		fmt.Fprintf(&b, "\n### FILE: %s\nrelevance %.2f: %s\n", r.Path, r.Relevance, truncate(r.Reason, 400))
+		if len(r.MissingContext) > 0 {
+			fmt.Fprintf(&b, "missing: %s\n", strings.Join(r.MissingContext, "; "))
+		}
+	}
+	return b.String()
+}
 
 // userPrompt lists the task and the batch's views.
 func userPrompt(task string, batch []item) string {

@@ -186,3 +186,22 @@ func asStrings(m json.RawMessage) []string {
 	}
 	return out
 }
+
+// parseEnough reads Enough's reply: {"enough": bool, "missing": "..."}.
+func parseEnough(text string) (enough bool, missing string, err error) {
+	obj := outermostObject(stripFences(text))
+	if obj == "" {
+		return false, "", errNoJSON
+	}
+	var r struct {
+		Enough  *bool           `json:"enough"`
+		Missing json.RawMessage `json:"missing"`
+	}
+	if err := json.Unmarshal([]byte(obj), &r); err != nil {
+		return false, "", fmt.Errorf("invalid JSON: %w", err)
+	}
+	if r.Enough == nil {
+		return false, "", errShape
+	}
+	return *r.Enough, strings.TrimSpace(asString(r.Missing)), nil
+}

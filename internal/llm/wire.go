@@ -37,6 +37,7 @@ const (
 	maxRetryAfter = 60 * time.Second       // a server's Retry-After is honoured up to this
 	maxReplyBytes = 8 << 20                // a judgment reply is a few KB; more is garbage
 	toolName      = "report_relevance"
+	enoughTool    = "report_enough"
 )
 
 // openai response_format levels, tried in order.
@@ -77,6 +78,34 @@ func retryable(status int) bool {
 type tokens struct{ in, out int64 }
 
 // schema is the JSON schema of a reply, with paths limited to the batch's.
+// call is one request to the model: the prompts, and the tool (Anthropic)
+// or JSON schema (OpenAI) its reply must fill.
+type call struct {
+	system, user   string
+	tool, describe string
+	schema         map[string]any
+}
+
+// judgeCall is the request judging a batch of the files at paths.
+func judgeCall(system, user string, paths []string) call {
+	return call{system: system, user: user, tool: toolName, describe: "Report the relevance of each file to the task.", schema: schema(paths)}
+}
+
+// enoughCall is Enough's request.
+func enoughCall(user string) call {
+	return call{system: enoughSystem, user: user, tool: enoughTool,
+		describe: "Say whether the files judged relevant are enough to carry out the task.",
+		schema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"enough":  map[string]any{"type": "boolean"},
+				"missing": map[string]any{"type": "string"},
+			},
+			"required":             []string{"enough", "missing"},
+			"additionalProperties": false,
+		}}
+}
+
 func schema(paths []string) map[string]any {
 	str := map[string]any{"type": "string"}
 	return map[string]any{
@@ -105,7 +134,8 @@ func schema(paths []string) map[string]any {
 }
 
 // body builds the request body for the provider.
-func (e *Evaluator) body(system, user string, paths []string, format int) ([]byte, error) {
+func (e *Evaluator) body(c call, format int) ([]byte, error) {
+	system, user := c.system, c.user
 	if e.cfg.Provider == ProviderAnthropic {
 		max := e.cfg.MaxTokens
 		if max <= 0 {
@@ -117,11 +147,11 @@ func (e *Evaluator) body(system, user string, paths []string, format int) ([]byt
 			"system":     system,
 			"messages":   []map[string]any{{"role": "user", "content": user}},
 			"tools": []map[string]any{{
-				"name":         toolName,
-				"description":  "Report the relevance of each file to the task.",
-				"input_schema": schema(paths),
+				"name":         c.tool,
+				"description":  c.describe,
+				"input_schema": c.schema,
 			}},
-			"tool_choice": map[string]any{"type": "tool", "name": toolName},
+			"tool_choice": map[string]any{"type": "tool", "name": c.tool},
 		})
 	}
 	req := map[string]any{
@@ -138,7 +168,7 @@ func (e *Evaluator) body(system, user string, paths []string, format int) ([]byt
 	switch format {
 	case formatSchema:
 		req["response_format"] = map[string]any{"type": "json_schema", "json_schema": map[string]any{
-			"name": toolName, "strict": true, "schema": schema(paths)}}
+			"name": c.tool, "strict": true, "schema": c.schema}}
 	case formatObject:
 		req["response_format"] = map[string]any{"type": "json_object"}
 	}
@@ -157,7 +187,7 @@ func (e *Evaluator) endpoint() string {
 // budget (ctx's deadline, caused by errOutOfTime) ran out or leaves no time
 // for the next retry, the context's error, or a transport error after the
 // last retry.
-func (e *Evaluator) ask(ctx context.Context, system, user string, paths []string) (string, error) {
+func (e *Evaluator) ask(ctx context.Context, c call) (string, error) {
 	var last error
 	done := func() error { // ctx is done: why
 		if errors.Is(context.Cause(ctx), errOutOfTime) {
@@ -170,7 +200,7 @@ func (e *Evaluator) ask(ctx context.Context, system, user string, paths []string
 			return "", done()
 		}
 		format := int(e.format.Load())
-		body, err := e.body(system, user, paths, format)
+		body, err := e.body(c, format)
 		if err != nil {
 			return "", fmt.Errorf("llm: encode request: %w", err)
 		}
