@@ -1,14 +1,12 @@
 package hone_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hone-dev/hone"
+	"github.com/hone-dev/hone/internal/testrepo"
 )
 
 // TestViewAimsAtTask: a judge's excerpt of a file (ViewOptions.Task, as the
@@ -70,20 +68,7 @@ example.com/gate/internal/server.(*Gate).ServeHTTP(0xc000010040, {0x7a1c40, 0xc0
 		t.Run(c.name, func(t *testing.T) {
 			line := lineOf(t, c.files[c.path], c.want)
 			task := strings.ReplaceAll(c.task, "{{line}}", fmt.Sprint(line))
-			dir := t.TempDir()
-			for p, body := range c.files {
-				full := filepath.Join(dir, filepath.FromSlash(p))
-				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			repo, err := hone.Open(context.Background(), dir, hone.Options{CacheDir: t.TempDir(), History: hone.History{Off: true}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			repo := open(t, testrepo.Write(t, c.files))
 			defer repo.Close()
 			const budget = 200
 			aimed, err := repo.View(c.path, c.terms, hone.ViewOptions{Budget: budget, Task: task})

@@ -479,11 +479,7 @@ func (e *Evaluator) judge(ctx context.Context, task string, batch []item) (map[s
 	var r reply
 	var perr error
 	for try := 0; try < 2; try++ {
-		prompt := user
-		if try > 0 {
-			e.count(func(u *Usage) { u.Reasks++ })
-			prompt += fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
-		}
+		prompt := e.again(user, try, perr)
 		text, err := e.ask(ctx, judgeCall(systemPrompt, prompt, paths))
 		if err != nil {
 			var ae *apiError
@@ -581,6 +577,16 @@ Judge from the views shown: a view lists a file's definitions and the lines that
 Reply with only a JSON object, one evaluation per file, paths exactly as given:
 {"evaluations":[{"path":"…","relevance":0.0,"reason":"…","missing_context":["…"],"critical":false}],"keywords":["…"]}`
 
+// again is the prompt user of a request's try (from 0): after an unusable
+// reply (perr), it says so and asks again, counted as a reask.
+func (e *Evaluator) again(user string, try int, perr error) string {
+	if try == 0 {
+		return user
+	}
+	e.count(func(u *Usage) { u.Reasks++ })
+	return user + fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
+}
+
 // Enough implements loop.Finisher: it shows the model the task and the
 // files judged relevant (each with its judgment's reason and the context it
 // named missing) and asks whether they are enough to make the change. A
@@ -597,11 +603,7 @@ func (e *Evaluator) Enough(ctx context.Context, in loop.EnoughInput) (bool, stri
 	user := enoughPrompt(in.Task, in.Relevant)
 	var perr error
 	for try := 0; try < 2; try++ {
-		prompt := user
-		if try > 0 {
-			e.count(func(u *Usage) { u.Reasks++ })
-			prompt += fmt.Sprintf("\n\nYour previous reply was unusable (%v). Reply with only the JSON object described above.", perr)
-		}
+		prompt := e.again(user, try, perr)
 		text, err := e.ask(ctx, enoughCall(prompt))
 		if err != nil {
 			if errors.Is(err, errOutOfTime) || ctx.Err() != nil {
