@@ -100,6 +100,10 @@ type Config struct {
 	// the user cache directory's hone/llm. NoCache turns the cache off.
 	CacheDir string `json:"cache_dir,omitempty"`
 	NoCache  bool   `json:"no_cache,omitempty"`
+	// NoEnough: the model is never asked whether the files it judged
+	// relevant are enough (Evaluator.Enough); the loop's own rules alone
+	// end the retrieval, at the cost of more pages judged.
+	NoEnough bool `json:"no_enough,omitempty"`
 	// Prices, when set, turn token counts into Usage.CostUSD.
 	Prices *Price `json:"prices,omitempty"`
 }
@@ -308,6 +312,9 @@ func merge(c *Config, o Config) {
 	if o.NoCache {
 		c.NoCache = true
 	}
+	if o.NoEnough {
+		c.NoEnough = true
+	}
 	if o.Prices != nil {
 		p := *o.Prices
 		c.Prices = &p
@@ -330,6 +337,7 @@ type fileConfig struct {
 	MaxTokens      int          `json:"max_tokens"`
 	CacheDir       string       `json:"cache_dir"`
 	NoCache        bool         `json:"no_cache"`
+	NoEnough       bool         `json:"no_enough"`
 	Prices         *Price       `json:"prices"`
 }
 
@@ -390,7 +398,7 @@ func parseConfigFile(path string, data []byte) (Config, error) {
 	_ = json.Unmarshal(data, &keys) // already known to be valid JSON
 	known := map[string]bool{}
 	for _, k := range []string{"provider", "base_url", "model", "api_key", "timeout", "request_timeout", "max_retries", "concurrency",
-		"top_n", "batch_size", "per_file_tokens", "max_tokens", "cache_dir", "no_cache", "prices"} {
+		"top_n", "batch_size", "per_file_tokens", "max_tokens", "cache_dir", "no_cache", "no_enough", "prices"} {
 		known[k] = true
 	}
 	var unknown []string
@@ -410,7 +418,7 @@ func parseConfigFile(path string, data []byte) (Config, error) {
 	return Config{Provider: l.Provider, BaseURL: l.BaseURL, Model: l.Model, APIKey: l.APIKey,
 		Timeout: time.Duration(l.Timeout), RequestTimeout: time.Duration(l.RequestTimeout), MaxRetries: l.MaxRetries, Concurrency: l.Concurrency, TopN: l.TopN,
 		BatchSize: l.BatchSize, PerFileTokens: l.PerFileTokens, MaxTokens: l.MaxTokens, CacheDir: l.CacheDir,
-		NoCache: l.NoCache, Prices: l.Prices}, nil
+		NoCache: l.NoCache, NoEnough: l.NoEnough, Prices: l.Prices}, nil
 }
 
 // configError names the file, line and column of a JSON error.

@@ -54,6 +54,11 @@ func TestEnough(t *testing.T) {
 			if u.EnoughAsked != 3 || u.EnoughSaid != 1 || u.Reasks != 2 || u.Errors != 1 || u.Requests != 5 {
 				t.Errorf("usage = asked %d said %d reasks %d errors %d requests %d; want 3 1 2 1 5", u.EnoughAsked, u.EnoughSaid, u.Reasks, u.Errors, u.Requests)
 			}
+			// Turned off: not asked.
+			off := newEval(t, func() Config { c := f.config(); c.NoEnough = true; return c }())
+			if ok, _, err := off.Enough(context.Background(), in); ok || err != nil || len(f.seen()) != 5 {
+				t.Errorf("Enough with no_enough = %v %v after %d requests, want false without a request", ok, err, len(f.seen()))
+			}
 			// Nothing relevant: not asked.
 			if ok, _, err := e.Enough(context.Background(), loop.EnoughInput{Task: in.Task, Cycle: 2}); ok || err != nil || len(f.seen()) != 5 {
 				t.Errorf("Enough with no relevant file = %v %v after %d requests, want false without a request", ok, err, len(f.seen()))

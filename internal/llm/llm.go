@@ -592,9 +592,9 @@ func (e *Evaluator) again(user string, try int, perr error) string {
 // named missing) and asks whether they are enough to make the change. A
 // failed or unusable reply is "not enough" (the loop goes on), counted in
 // Usage.Errors; only running out of time or a cancelled context is an
-// error.
+// error. With Config.NoEnough it asks nothing and answers "not enough".
 func (e *Evaluator) Enough(ctx context.Context, in loop.EnoughInput) (bool, string, error) {
-	if len(in.Relevant) == 0 {
+	if len(in.Relevant) == 0 || e.cfg.NoEnough {
 		return false, "", nil
 	}
 	ctx, cancel := e.budget(ctx)
