@@ -115,17 +115,9 @@ func parseFile(wf walk.File, d *dict, rs *records, lexical bool) parsed {
 		return p
 	}
 	p.key = keyOf(wf.Path, raw)
-	if rs != nil {
-		if v, older := rs.get(p.key); v != nil {
-			if decodeRecord(v, &p) {
-				if older {
-					rs.put(p.key, v) // kept in the newest generation
-				}
-				p.recalled = true
-				return p
-			}
-			rs.damaged(p.key)
-		}
+	if rs != nil && rs.recall(p.key, &p) {
+		p.recalled = true
+		return p
 	}
 	text, reason, detail, skip := walk.Sniff(wf.Path, raw)
 	if skip {
@@ -185,7 +177,10 @@ func parseFile(wf walk.File, d *dict, rs *records, lexical bool) parsed {
 		d.slot[id] = 0
 	}
 	if rs != nil && !lexical {
-		rs.put(p.key, encodeParsed(&p))
+		// The record is the file's entry in the segment it goes into: the
+		// store keeps a pointer there, and the record in full only once
+		// the version leaves its segment (useRecords).
+		rs.pointTo(p.key)
 	}
 	return p
 }

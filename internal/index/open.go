@@ -354,6 +354,12 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		}
 	}
 	last := toRead[lo:]
+	// The new segment is named first: the records store points the files
+	// parsed at it.
+	lastName := newSegmentName(st.CachePath)
+	if rs != nil {
+		rs.setTarget(lastName)
+	}
 	parsed, err := parseAll(ctx, last, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 	if rs != nil {
 		if err == nil {
@@ -448,7 +454,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 	if len(b.recs) > 0 {
 		sg := b.finish()
-		sg.name = newSegmentName(st.CachePath)
+		sg.name = lastName
 		segs = append(segs, sg)
 		segDead = append(segDead, nil)
 	}

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -92,7 +93,7 @@ import (
 // such a cut costs a warning and a rebuild, never a hang.
 const (
 	recordsFile    = "records.db"
-	recordsVersion = 2 // 2: values compressed
+	recordsVersion = 3 // 2: values compressed; 3: or pointers into segments
 	// DefaultRecordsMax is the records store's default budget in bytes.
 	DefaultRecordsMax = 512 << 20
 	// recordsWait bounds the wait for another process's store.
@@ -160,6 +161,7 @@ func useRecords(cachePath string, opts Options, old *Index, retired []loc, toRea
 	if rs.renewed {
 		warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
 	}
+	rs.dir, rs.print = dir, extractorPrint()
 	// A retired version whose record the newest generation holds already
 	// (most: it was put there when it was parsed or recalled) is not
 	// encoded again, unless the next write starts a generation; only the
@@ -208,7 +210,11 @@ func (rs *records) newest(keys []recordKey) []bool {
 			}
 			if b := tx.Bucket(genBucket(st.gen)); b != nil {
 				for i, k := range keys {
-					have[i] = b.Get(k[:]) != nil
+					// A pointer does not keep a version whose segment
+					// is to go: its record is written in full.
+					v := b.Get(k[:])
+					_, ptr := pointerSeg(v)
+					have[i] = v != nil && !ptr
 				}
 			}
 			return nil
@@ -264,8 +270,17 @@ type records struct {
 	// rather than refused with errStaleStore (see openRecords).
 	emptyInPlace bool
 
+	// dir is the cache directory (the segments pointers name are there);
+	// target, the name of the segment the files parsed now will be in
+	// (setTarget); print, the extractor fingerprint a segment read through
+	// a pointer must carry.
+	dir    string
+	target string
+	print  uint64
+
 	mu      sync.Mutex
-	gen     uint64 // newest generation, as last read or written
+	gen     uint64              // newest generation, as last read or written
+	sibs    map[string]*pointed // segments read through pointers, by name
 	puts    map[recordKey][]byte
 	pending int                // bytes in puts
 	bad     map[recordKey]bool // records found damaged: written over
@@ -551,6 +566,142 @@ func (rs *records) failure() error {
 	return rs.err
 }
 
+// pointerMagic starts a pointer value: the record of the key is the file of
+// that path in the segment the rest of the value names.
+var pointerMagic = []byte("\x00segment\x00")
+
+// pointerValue is a pointer to segment seg.
+func pointerValue(seg string) []byte {
+	return append(append(make([]byte, 0, len(pointerMagic)+len(seg)), pointerMagic...), seg...)
+}
+
+// pointerSeg returns the segment a pointer value names, or false for a
+// record (or a pointer that names no segment file).
+func pointerSeg(v []byte) (string, bool) {
+	if !bytes.HasPrefix(v, pointerMagic) {
+		return "", false
+	}
+	seg := string(v[len(pointerMagic):])
+	if seg == "" || filepath.Base(seg) != seg || !strings.HasSuffix(seg, ".seg") {
+		return "", false
+	}
+	return seg, true
+}
+
+// pointed is a segment read through a pointer, once.
+type pointed struct {
+	once sync.Once
+	sg   *segment
+}
+
+// setTarget names the segment the files parsed from now on will be in:
+// their pointers name it.
+func (rs *records) setTarget(seg string) { rs.target = seg }
+
+// pointTo puts a pointer for a file parsed into the target segment.
+func (rs *records) pointTo(k recordKey) {
+	if rs.target != "" {
+		rs.put(k, pointerValue(rs.target))
+	}
+}
+
+// recall fills p (path and stat set) with what the store knows of key k: a
+// record, or, through a pointer, the file's entry in the segment that holds
+// it (a segment of this root or of another root of the same repository in
+// this cache directory, searched in place). It reports false when neither
+// serves: no entry, a segment gone, of another extractor or damaged, or a
+// record that fails its checks (marked damaged, to be written over).
+func (rs *records) recall(k recordKey, p *parsed) bool {
+	v, older := rs.get(k)
+	if v == nil {
+		return false
+	}
+	if seg, ok := pointerSeg(v); ok {
+		if sg := rs.segment(seg); sg == nil || !fromSegment(sg, p.file.Path, k, p) {
+			// The segment is gone (folded, swept, pruned) or holds
+			// something else: the pointer is written over.
+			rs.damaged(k)
+			return false
+		}
+	} else if !decodeRecord(v, p) {
+		rs.damaged(k)
+		return false
+	}
+	if older {
+		rs.put(k, v) // kept in the newest generation
+	}
+	return true
+}
+
+// segment returns the segment named seg in the store's directory, read in
+// place once per Open, or nil.
+func (rs *records) segment(seg string) *segment {
+	rs.mu.Lock()
+	if rs.sibs == nil {
+		rs.sibs = map[string]*pointed{}
+	}
+	pt := rs.sibs[seg]
+	if pt == nil {
+		pt = &pointed{}
+		rs.sibs[seg] = pt
+	}
+	rs.mu.Unlock()
+	pt.once.Do(func() {
+		if sg, err := loadSegment(filepath.Join(rs.dir, seg), -1, rs.print, true); err == nil {
+			pt.sg = sg
+		}
+	})
+	return pt.sg
+}
+
+// fromSegment fills p (path and stat set) with the file at path in sg, if
+// sg holds it with key k: its tags, imports and counts, copied out of the
+// segment's buffers, its terms interned in the worker's dictionary.
+func fromSegment(sg *segment, path string, k recordKey, p *parsed) bool {
+	i := sort.Search(len(sg.files), func(i int) bool { return sg.files[i].Path >= path })
+	if i >= len(sg.files) || sg.files[i].Path != path || i >= len(sg.keys) || sg.keys[i] != k {
+		return false
+	}
+	d := int32(i)
+	sf := sg.file(d)
+	ts, ftfs := sg.forward(d)
+	if sg.diskErr() != nil || len(ts) != len(ftfs) {
+		return false
+	}
+	clone := func(tags []syntax.Tag) []syntax.Tag {
+		if len(tags) == 0 {
+			return nil
+		}
+		out := make([]syntax.Tag, len(tags))
+		for j, t := range tags {
+			out[j] = syntax.Tag{Name: strings.Clone(t.Name), Parent: strings.Clone(t.Parent), Kind: strings.Clone(t.Kind), Line: t.Line, End: t.End}
+		}
+		return out
+	}
+	f := File{Lang: strings.Clone(sf.Lang), Defs: clone(sf.Defs), Refs: clone(sf.Refs), Len: sf.Len}
+	if f.Lang == "" {
+		return false
+	}
+	if len(sf.Imports) > 0 {
+		f.Imports = make([]string, len(sf.Imports))
+		for j, s := range sf.Imports {
+			f.Imports[j] = strings.Clone(s)
+		}
+	}
+	ids := make([]int32, len(ts))
+	tfs := make([]tfFull, len(ts))
+	for j, t := range ts {
+		if int(t) < 0 || int(t) >= sg.terms.len() {
+			return false
+		}
+		ids[j] = p.dict.intern(sg.terms.at(int(t)))
+		tfs[j] = sg.full(t, d, ftfs[j])
+	}
+	f.Path, f.Size, f.ModTime, f.CTime = p.file.Path, p.file.Size, p.file.ModTime, p.file.CTime
+	p.file, p.terms, p.tfs = f, ids, tfs
+	return true
+}
+
 // get returns a copy of k's record, from the newest two generations, and
 // whether it came from the older one (the caller puts it again into the
 // newest once it has checked it).
@@ -676,11 +827,16 @@ func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recor
 	}
 	slices.SortFunc(keys, func(a, b recordKey) int { return bytes.Compare(a[:], b[:]) })
 	for _, k := range keys {
-		// Keys name contents: one already there is the same record.
-		if !bad[k] && b.Get(k[:]) != nil {
-			continue
-		}
+		// Keys name contents: one already there is the same record,
+		// unless it points into a segment and this is the record in full
+		// (a retired version, whose segment is to go).
 		v := puts[k]
+		if old := b.Get(k[:]); old != nil && !bad[k] {
+			_, oldPtr := pointerSeg(old)
+			if _, ptr := pointerSeg(v); ptr || !oldPtr {
+				continue
+			}
+		}
 		if err := b.Put(k[:], v); err != nil {
 			return err
 		}

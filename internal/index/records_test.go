@@ -62,6 +62,38 @@ func TestRecordsAcrossRoots(t *testing.T) {
 	sameIndex(t, fresh(t, b), ixB)
 }
 
+// TestRecordsPointerToAGoneSegment: a parse leaves in the store a pointer
+// into the segment its file goes into, which a second root reads; when that
+// segment is gone (folded, swept, pruned, its root's cache removed), the
+// second root parses, and its own pointers replace the stale ones, so that
+// a third root recalls every file again.
+func TestRecordsPointerToAGoneSegment(t *testing.T) {
+	storeEveryOpen(t)
+	cache := t.TempDir()
+	openT(t, copyRepo(t), cache)
+	segs, _ := filepath.Glob(filepath.Join(cache, "*.seg"))
+	if len(segs) == 0 {
+		t.Fatal("no segment written")
+	}
+	for _, p := range segs {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := copyRepo(t)
+	ixB, st := openT(t, b, cache)
+	if st.Recalled != 0 || st.Parsed != ixB.Len() || len(st.Warnings) != 0 {
+		t.Fatalf("second root, the first root's segments gone: %+v; want every file parsed, no warning", st)
+	}
+	sameIndex(t, fresh(t, b), ixB)
+	c := copyRepo(t)
+	ixC, st := openT(t, c, cache)
+	if st.Parsed != 0 || st.Recalled != ixC.Len() {
+		t.Fatalf("third root: %+v; want every file recalled", st)
+	}
+	sameIndex(t, fresh(t, c), ixC)
+}
+
 // storeEveryOpen makes every Open use the store, however few files it
 // reads.
 func storeEveryOpen(t *testing.T) {
@@ -109,10 +141,13 @@ func TestRecordsBringBackARetiredVersion(t *testing.T) {
 }
 
 // TestRecordsRetiredOnce checks that the versions an Open replaces are put
-// in the store only when its newest generation lacks them: after a build
-// that put every file, an edit of every file encodes none of the versions
-// it retires; with a budget so small that every write starts a generation,
-// each one, and going back to the first versions recalls them all.
+// in the store in full, and only when its newest generation lacks them:
+// a parse leaves a pointer into its segment, which does not keep a version
+// once its segment goes, so the first retirement of a version encodes it,
+// and a second retirement of the same version (the tree went back to it,
+// then left it again) encodes nothing; with a budget so small that every
+// write starts a generation, each retirement encodes. Every going back
+// recalls every file.
 func TestRecordsRetiredOnce(t *testing.T) {
 	storeEveryOpen(t)
 	for _, tc := range []struct {
@@ -144,21 +179,30 @@ func TestRecordsRetiredOnce(t *testing.T) {
 				}
 				return nil
 			})
-			for i, p := range paths {
-				edit(t, root, p, fmt.Sprintf("def edited_%d():\n    return %d\n", i, i))
+			editAll := func() {
+				for i, p := range paths {
+					edit(t, root, p, fmt.Sprintf("def edited_%d():\n    return %d\n", i, i))
+				}
 			}
-			st := open()
-			if st.Parsed != len(paths) {
-				t.Fatalf("after editing %d files: %+v", len(paths), st)
+			editAll()
+			if st := open(); st.Parsed != len(paths) || encoded != len(paths) {
+				t.Fatalf("after editing %d files: %+v, %d retired versions encoded; want every file parsed, every old version encoded", len(paths), st, encoded)
 			}
-			if want := map[bool]int{true: len(paths), false: 0}[tc.every]; encoded != want {
-				t.Errorf("%d retired versions encoded, want %d", encoded, want)
-			}
+			encoded = 0
 			for _, p := range paths {
 				edit(t, root, p, orig[p])
 			}
-			if st := open(); st.Parsed != 0 || st.Recalled != len(paths) {
-				t.Errorf("back to the first versions: %+v; want all %d recalled", st, len(paths))
+			if st := open(); st.Parsed != 0 || st.Recalled != len(paths) || encoded != len(paths) {
+				t.Errorf("back to the first versions: %+v, %d encoded; want all %d recalled, the edited versions encoded", st, encoded, len(paths))
+			}
+			encoded = 0
+			editAll()
+			st := open()
+			if st.Parsed != 0 || st.Recalled != len(paths) {
+				t.Errorf("the edits again: %+v; want all %d recalled", st, len(paths))
+			}
+			if want := map[bool]int{true: len(paths), false: 0}[tc.every]; encoded != want {
+				t.Errorf("the first versions retired again: %d encoded, want %d", encoded, want)
 			}
 		})
 	}
@@ -213,13 +257,10 @@ func TestRecordsDamaged(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, true},
-		{"store cut in half", func(t *testing.T, dir string) {
-			p := filepath.Join(dir, recordsFile)
-			fi, err := os.Stat(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Truncate(p, fi.Size()/2); err != nil {
+		{"store cut after its meta pages", func(t *testing.T, dir string) {
+			// (Cut in half, a store of ten pointers keeps every page it
+			// uses: bbolt grows the file in steps of recordsAlloc.)
+			if err := os.Truncate(filepath.Join(dir, recordsFile), 2*4096); err != nil {
 				t.Fatal(err)
 			}
 		}, true},

@@ -101,7 +101,7 @@ func (d *decoder) str() string {
 }
 
 // loadSegment reads the segment file at p, which must hold files files
-// and carry the extractor fingerprint print. A missing file yields an error
+// (files < 0: any number) and carry the extractor fingerprint print. A missing file yields an error
 // satisfying errors.Is(err, fs.ErrNotExist). The file is read into one heap
 // buffer that the segment's arrays, strings and lazy tags then point into,
 // so the garbage collector keeps it exactly as long as something does, and
@@ -155,7 +155,7 @@ func loadSegment(p string, files int, print uint64, inPlace bool) (*segment, err
 	if err != nil {
 		return nil, err
 	}
-	if len(sg.files) != files {
+	if files >= 0 && len(sg.files) != files {
 		return nil, errCorrupt
 	}
 	keep = inPlace

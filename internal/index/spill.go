@@ -54,6 +54,11 @@ func chunkPlan(files []walk.File) []int {
 // refused. A segment that cannot be written or read back is returned as
 // built (save writes it, or warns). sg is nil when no file was kept.
 func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, inPlace bool, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
+	// Named first: the records store points the files parsed at it.
+	name := newSegmentName(p)
+	if rs != nil {
+		rs.setTarget(name)
+	}
 	parsed, err := parseAll(ctx, files, workers, rs, lexical, progress)
 	if err != nil {
 		return nil, nil, 0, 0, 0, err
@@ -66,7 +71,7 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 		return nil, skips, 0, 0, 0, nil
 	}
 	sg = b.finish()
-	sg.name = newSegmentName(p)
+	sg.name = name
 	sp := filepath.Join(filepath.Dir(p), sg.name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
