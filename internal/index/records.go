@@ -34,15 +34,29 @@ import (
 // distinct terms with their counts. It depends only on the file's path and
 // bytes (and on the extractor), so it is stored under a key of those:
 // SHA-256 of the path, a zero byte and the content, cut to 16 bytes. Every
-// file Open parses is put in the store of its cache directory; a file Open
-// must read again is first looked up there, and a record found stands in
-// for the parse (tree-sitter and the tokenizer are most of an index's
+// file Open parses is known to the store of its cache directory; a file
+// Open must read again is first looked up there, and a record found stands
+// in for the parse (tree-sitter and the tokenizer are most of an index's
 // time). Checking out another commit thus re-parses only the versions of
 // files this cache directory has never seen: going back to a branch, a
 // stash popped, a second worktree or clone of one repository (the key
 // holds no root) cost a read and a hash per file. A file renamed is parsed
 // again: its path is in the key, as its path terms and language are in the
 // record.
+//
+// A file parsed is in a segment already, which holds all its record does
+// (the segment keeps each file's content key): the store keeps a pointer
+// there, not a copy. The segment an Open builds is named before its files
+// are parsed, and each parse puts a pointer value: pointerMagic, then the
+// segment's file name. A lookup that finds a pointer reads that segment in
+// place (once per Open: its head, and the forward index of the files it
+// needs), finds the file by path, checks its key, and copies its entry out;
+// a pointer whose segment is gone (folded into another, swept, pruned, its
+// root's cache removed) or holds something else costs a parse, and the
+// new pointer replaces it. A record in full is written only for a version
+// that leaves its segment (below), which a pointer would not keep. On a
+// tree of 58,346 files the store went from 137 MiB to a few MiB
+// (BENCHMARKS.md, *The records store*).
 //
 // The store is one bbolt file, records.db, beside the index files. Records
 // live in generation buckets ("g" and the generation number, big-endian);
@@ -74,11 +88,13 @@ import (
 //	         it shares with the term before, the rest (string), and its
 //	         counts in the three fields
 //
-// Besides the files it parses, Open puts in the store the records of the
-// files it replaces or loses (read back from their segment, where the
-// content key of each file is kept): a version that was indexed for long
-// is in the newest generation when it leaves the tree, so that going back
-// to it finds it however much was parsed meanwhile.
+// Open puts in the store, in full, the records of the files it replaces or
+// loses (read back from their segment, where the content key of each file
+// is kept), unless the newest generation holds them in full already: a
+// version that was indexed for long is in the newest generation when it
+// leaves the tree, so that going back to it finds it however much was
+// parsed meanwhile. A record in full replaces a pointer of the same key;
+// a pointer never replaces a record.
 //
 // An Open that reads or replaces only a few files (recordsMinFiles) parses
 // them and leaves the store alone.
@@ -648,6 +664,8 @@ func (rs *records) segment(seg string) *segment {
 	rs.mu.Unlock()
 	pt.once.Do(func() {
 		if sg, err := loadSegment(filepath.Join(rs.dir, seg), -1, rs.print, true); err == nil {
+			// Each file's run is read once: none is kept decoded.
+			sg.disk.cache = runCache{}
 			pt.sg = sg
 		}
 	})
@@ -663,22 +681,13 @@ func fromSegment(sg *segment, path string, k recordKey, p *parsed) bool {
 		return false
 	}
 	d := int32(i)
-	sf := sg.file(d)
+	sf := &sg.files[d] // its tags not decoded into it: tagsCopy
 	ts, ftfs := sg.forward(d)
 	if sg.diskErr() != nil || len(ts) != len(ftfs) {
 		return false
 	}
-	clone := func(tags []syntax.Tag) []syntax.Tag {
-		if len(tags) == 0 {
-			return nil
-		}
-		out := make([]syntax.Tag, len(tags))
-		for j, t := range tags {
-			out[j] = syntax.Tag{Name: strings.Clone(t.Name), Parent: strings.Clone(t.Parent), Kind: strings.Clone(t.Kind), Line: t.Line, End: t.End}
-		}
-		return out
-	}
-	f := File{Lang: strings.Clone(sf.Lang), Defs: clone(sf.Defs), Refs: clone(sf.Refs), Len: sf.Len}
+	f := File{Lang: strings.Clone(sf.Lang), Len: sf.Len}
+	f.Defs, f.Refs = sg.tagsCopy(ID(d))
 	if f.Lang == "" {
 		return false
 	}

@@ -655,6 +655,40 @@ func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 }
 
 // tags fills file id's Defs and Refs once.
+// tagsCopy returns file id's tags, their strings copied, without keeping
+// them decoded in the segment (a segment read through a records pointer is
+// read for one Open, and its tags are the new index's to keep).
+func (ix *segment) tagsCopy(id ID) (defs, refs []syntax.Tag) {
+	clone := func(ts []syntax.Tag) []syntax.Tag {
+		if len(ts) == 0 {
+			return nil
+		}
+		out := make([]syntax.Tag, len(ts))
+		for i, t := range ts {
+			out[i] = syntax.Tag{Name: strings.Clone(t.Name), Parent: strings.Clone(t.Parent), Kind: strings.Clone(t.Kind), Line: t.Line, End: t.End}
+		}
+		return out
+	}
+	l := ix.lazy
+	if l == nil {
+		return clone(ix.files[id].Defs), clone(ix.files[id].Refs)
+	}
+	nd, nr := int(l.defs[id]), int(l.refs[id])
+	if nd+nr == 0 {
+		return nil, nil
+	}
+	ts := make([]syntax.Tag, nd+nr)
+	d := &decoder{b: l.recs[l.at[id]:l.at[id+1]]}
+	for i := range ts {
+		ts[i] = decodeTag(d, l.strs, i < nd)
+	}
+	if d.err != nil {
+		return nil, nil
+	}
+	ts = clone(ts)
+	return ts[:nd:nd], ts[nd:]
+}
+
 func (ix *segment) tags(id ID) {
 	l := ix.lazy
 	l.once[id].Do(func() {
