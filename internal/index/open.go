@@ -361,6 +361,52 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		rs.setTarget(lastName)
 	}
 	parsed, err := parseAll(ctx, last, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
+	// Which old segments the new one absorbs: those whose live files are
+	// worth copying into it (foldPlan).
+	var fold []bool
+	var nLive []int
+	if old != nil {
+		// Live and dead bytes of source per segment, and the fresh files'.
+		var freshBytes int64
+		for _, f := range last {
+			freshBytes += f.Size
+		}
+		live, nd := make([]int64, len(old.segs)), make([]int64, len(old.segs))
+		nLive = make([]int, len(old.segs))
+		for s, sg := range old.segs {
+			d := dead[s]
+			if d == nil {
+				d = old.dead[s]
+			}
+			for l := range sg.files {
+				if d != nil && d[l] {
+					nd[s] += sg.files[l].Size
+				} else {
+					live[s] += sg.files[l].Size
+					nLive[s]++
+				}
+			}
+		}
+		fold = foldPlan(live, nd, freshBytes, len(spilled))
+		if rs != nil && err == nil {
+			// The files a folded segment held move into the new one: the
+			// store's pointers follow them.
+			for s, sg := range old.segs {
+				if !fold[s] {
+					continue
+				}
+				d := dead[s]
+				if d == nil {
+					d = old.dead[s]
+				}
+				for l := range sg.files {
+					if (d == nil || !d[l]) && l < len(sg.keys) && sg.keys[l] != (recordKey{}) && sg.keys[l] != unparsedKey {
+						rs.pointTo(sg.keys[l])
+					}
+				}
+			}
+		}
+	}
 	if rs != nil {
 		if err == nil {
 			if err := rs.flush(); errors.Is(err, errDamaged) {
@@ -383,35 +429,12 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	slices.SortFunc(skips, func(a, b contentSkip) int { return strings.Compare(a.skip.Path, b.skip.Path) })
 
 	// The new segment: the files read, and the live files of the segments
-	// it absorbs.
+	// it absorbs (fold, planned above).
 	var segs []*segment
 	var segDead [][]bool
-	var fold []bool
 	var base *segment
 	total := fresh
 	if old != nil {
-		// Live and dead bytes of source per segment, and the fresh files'.
-		var freshBytes int64
-		for _, f := range last {
-			freshBytes += f.Size
-		}
-		live, nd := make([]int64, len(old.segs)), make([]int64, len(old.segs))
-		nLive := make([]int, len(old.segs))
-		for s, sg := range old.segs {
-			d := dead[s]
-			if d == nil {
-				d = old.dead[s]
-			}
-			for l := range sg.files {
-				if d != nil && d[l] {
-					nd[s] += sg.files[l].Size
-				} else {
-					live[s] += sg.files[l].Size
-					nLive[s]++
-				}
-			}
-		}
-		fold = foldPlan(live, nd, freshBytes, len(spilled))
 		for s, sg := range old.segs {
 			if fold[s] {
 				total += nLive[s]

@@ -94,7 +94,8 @@ import (
 // version that was indexed for long is in the newest generation when it
 // leaves the tree, so that going back to it finds it however much was
 // parsed meanwhile. A record in full replaces a pointer of the same key;
-// a pointer never replaces a record.
+// a pointer never replaces a record. When an Open folds old segments into
+// the new one, the pointers of the files they held are moved to it.
 //
 // An Open that reads or replaces only a few files (recordsMinFiles) parses
 // them and leaves the store alone.
@@ -837,12 +838,14 @@ func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recor
 	slices.SortFunc(keys, func(a, b recordKey) int { return bytes.Compare(a[:], b[:]) })
 	for _, k := range keys {
 		// Keys name contents: one already there is the same record,
-		// unless it points into a segment and this is the record in full
-		// (a retired version, whose segment is to go).
+		// unless it points into a segment (this is the record in full of
+		// a retired version, whose segment is to go, or a pointer at the
+		// segment its file was folded into).
 		v := puts[k]
 		if old := b.Get(k[:]); old != nil && !bad[k] {
-			_, oldPtr := pointerSeg(old)
-			if _, ptr := pointerSeg(v); ptr || !oldPtr {
+			// A record stays; a pointer gives way to the record in full
+			// and to a pointer at the segment the file moved into.
+			if _, oldPtr := pointerSeg(old); !oldPtr || bytes.Equal(old, v) {
 				continue
 			}
 		}

@@ -94,6 +94,49 @@ func TestRecordsPointerToAGoneSegment(t *testing.T) {
 	sameIndex(t, fresh(t, c), ixC)
 }
 
+// TestRecordsPointersFollowFolds: when an Open folds old segments into its
+// new one (the edited files made them more dead than live), the store's
+// pointers for the files they still held move with them, so that a second
+// root of the edited tree recalls every file after the old segments are
+// gone.
+func TestRecordsPointersFollowFolds(t *testing.T) {
+	storeEveryOpen(t)
+	cache := t.TempDir()
+	a := copyRepo(t)
+	ix, _ := openT(t, a, cache)
+	before, _ := filepath.Glob(filepath.Join(cache, "*.seg"))
+	var n int
+	for id := range ix.Len() {
+		if p := ix.File(ID(id)).Path; strings.HasSuffix(p, ".py") {
+			edit(t, a, p, fmt.Sprintf("def edited_%d():\n    return %d\n", n, n))
+			n++
+		}
+	}
+	ix2, _ := openT(t, a, cache)
+	named := map[string]bool{}
+	for _, sg := range ix2.segs {
+		named[sg.name] = true
+	}
+	for _, p := range before {
+		if named[filepath.Base(p)] {
+			t.Fatalf("the first segment %s was not folded: the fixture no longer tests the fold", filepath.Base(p))
+		}
+		// As the sweep removes it once no process can be reading it.
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	b := t.TempDir()
+	if err := os.CopyFS(b, os.DirFS(a)); err != nil {
+		t.Fatal(err)
+	}
+	ixB, st := openT(t, b, cache)
+	if st.Parsed != 0 || st.Recalled != ixB.Len() {
+		t.Fatalf("a second root of the edited tree: %+v; want every file recalled", st)
+	}
+	sameIndex(t, fresh(t, b), ixB)
+}
+
 // storeEveryOpen makes every Open use the store, however few files it
 // reads.
 func storeEveryOpen(t *testing.T) {
