@@ -29,9 +29,10 @@
 // is its judgment until the judge revises it explicitly (Evaluation.Revise).
 // A cycle that would only repeat earlier ones stops the session and says so.
 // The judge may end the session (Session.Finish: at once, or after the second
-// looks of judgments hone's evidence disputes) and may ask for something
-// specific in the next cycle (Session.Request: a symbol's definition, its
-// callers, a path pattern). Options.Rejudge restores the other behaviour for
+// looks of judgments hone's evidence disputes; a judge Run drives says so as
+// a Finisher, asked after each cycle that leaves files relevant) and may ask
+// for something specific in the next cycle (Session.Request: a symbol's
+// definition, its callers, a path pattern). Options.Rejudge restores the other behaviour for
 // a cheap deterministic judge (hone's local evaluator): judged files are
 // offered again and re-scored with the refined query, the latest judgment
 // winning.
