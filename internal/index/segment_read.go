@@ -654,7 +654,6 @@ func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 	return t
 }
 
-// tags fills file id's Defs and Refs once.
 // tagsCopy returns file id's tags, their strings copied, without keeping
 // them decoded in the segment (a segment read through a records pointer is
 // read for one Open, and its tags are the new index's to keep).
@@ -689,6 +688,7 @@ func (ix *segment) tagsCopy(id ID) (defs, refs []syntax.Tag) {
 	return ts[:nd:nd], ts[nd:]
 }
 
+// tags fills file id's Defs and Refs once.
 func (ix *segment) tags(id ID) {
 	l := ix.lazy
 	l.once[id].Do(func() {
