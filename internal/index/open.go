@@ -365,6 +365,13 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// worth copying into it (foldPlan).
 	var fold []bool
 	var nLive []int
+	// deadIn is old segment s's tombstones after this Open's.
+	deadIn := func(s int) []bool {
+		if dead[s] != nil {
+			return dead[s]
+		}
+		return old.dead[s]
+	}
 	if old != nil {
 		// Live and dead bytes of source per segment, and the fresh files'.
 		var freshBytes int64
@@ -374,10 +381,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		live, nd := make([]int64, len(old.segs)), make([]int64, len(old.segs))
 		nLive = make([]int, len(old.segs))
 		for s, sg := range old.segs {
-			d := dead[s]
-			if d == nil {
-				d = old.dead[s]
-			}
+			d := deadIn(s)
 			for l := range sg.files {
 				if d != nil && d[l] {
 					nd[s] += sg.files[l].Size
@@ -395,10 +399,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 				if !fold[s] {
 					continue
 				}
-				d := dead[s]
-				if d == nil {
-					d = old.dead[s]
-				}
+				d := deadIn(s)
 				for l := range sg.files {
 					if (d == nil || !d[l]) && l < len(sg.keys) && sg.keys[l] != (recordKey{}) && sg.keys[l] != unparsedKey {
 						rs.pointTo(sg.keys[l])
@@ -447,10 +448,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	b := newBuilder(total, base)
 	if old != nil {
 		for s, sg := range old.segs {
-			d := dead[s]
-			if d == nil {
-				d = old.dead[s]
-			}
+			d := deadIn(s)
 			if !fold[s] {
 				segs = append(segs, sg)
 				segDead = append(segDead, d)

@@ -179,10 +179,10 @@ func useRecords(cachePath string, opts Options, old *Index, retired []loc, toRea
 		warn("index: records store %s was corrupt; started anew", filepath.Join(dir, recordsFile))
 	}
 	rs.dir, rs.print = dir, extractorPrint()
-	// A retired version whose record the newest generation holds already
-	// (most: it was put there when it was parsed or recalled) is not
-	// encoded again, unless the next write starts a generation; only the
-	// others are read back from their segment.
+	// A retired version whose record the newest generation holds in full
+	// already (it left a segment before, and came back) is not encoded
+	// again, unless the next write starts a generation; the others (most:
+	// a parse leaves only a pointer) are read back from their segment.
 	var keys []recordKey
 	var at []loc
 	for _, l := range retired {
@@ -682,9 +682,9 @@ func fromSegment(sg *segment, path string, k recordKey, p *parsed) bool {
 		return false
 	}
 	d := int32(i)
-	sf := &sg.files[d] // its tags not decoded into it: tagsCopy
-	ts, ftfs := sg.forward(d)
-	if sg.diskErr() != nil || len(ts) != len(ftfs) {
+	sf := &sg.files[d]        // its tags not decoded into it: tagsCopy
+	ts, ftfs := sg.forward(d) // its term ids checked against the table as decoded
+	if sg.diskErr() != nil {
 		return false
 	}
 	f := File{Lang: strings.Clone(sf.Lang), Len: sf.Len}
@@ -701,9 +701,6 @@ func fromSegment(sg *segment, path string, k recordKey, p *parsed) bool {
 	ids := make([]int32, len(ts))
 	tfs := make([]tfFull, len(ts))
 	for j, t := range ts {
-		if int(t) < 0 || int(t) >= sg.terms.len() {
-			return false
-		}
 		ids[j] = p.dict.intern(sg.terms.at(int(t)))
 		tfs[j] = sg.full(t, d, ftfs[j])
 	}
@@ -861,15 +858,6 @@ func (rs *records) writeTx(tx *bolt.Tx, puts map[recordKey][]byte, bad map[recor
 	rs.gen = st.gen // a commit that fails leaves it as it was
 	rs.mu.Unlock()
 	return nil
-}
-
-// encodeParsed writes a parse as a record value.
-func encodeParsed(p *parsed) []byte {
-	terms := make([]string, len(p.terms))
-	for i, t := range p.terms {
-		terms[i] = p.dict.terms[t]
-	}
-	return encodeRecord(&p.file, terms, p.tfs)
 }
 
 // encodeRetired writes local file d of segment sg as a record value.

@@ -54,12 +54,18 @@ func TestRecordsAcrossRoots(t *testing.T) {
 	}
 	// A second checkout of the same tree (a worktree, a clone) under
 	// another root: its index is built from the records, not parsed.
-	b := copyRepo(t)
-	ixB, st := openT(t, b, cache)
-	if st.Parsed != 0 || st.Recalled != ixB.Len() {
-		t.Fatalf("second root: %+v; want every file recalled", st)
+	recalledAll(t, copyRepo(t), cache, "second root")
+}
+
+// recalledAll opens root with cache and checks that every file came from
+// the records store, as a fresh parse would give it.
+func recalledAll(t *testing.T, root, cache, what string) {
+	t.Helper()
+	ix, st := openT(t, root, cache)
+	if st.Parsed != 0 || st.Recalled != ix.Len() {
+		t.Fatalf("%s: %+v; want every file recalled", what, st)
 	}
-	sameIndex(t, fresh(t, b), ixB)
+	sameIndex(t, fresh(t, root), ix)
 }
 
 // TestRecordsPointerToAGoneSegment: a parse leaves in the store a pointer
@@ -86,12 +92,7 @@ func TestRecordsPointerToAGoneSegment(t *testing.T) {
 		t.Fatalf("second root, the first root's segments gone: %+v; want every file parsed, no warning", st)
 	}
 	sameIndex(t, fresh(t, b), ixB)
-	c := copyRepo(t)
-	ixC, st := openT(t, c, cache)
-	if st.Parsed != 0 || st.Recalled != ixC.Len() {
-		t.Fatalf("third root: %+v; want every file recalled", st)
-	}
-	sameIndex(t, fresh(t, c), ixC)
+	recalledAll(t, copyRepo(t), cache, "third root")
 }
 
 // TestRecordsPointersFollowFolds: when an Open folds old segments into its
@@ -130,11 +131,7 @@ func TestRecordsPointersFollowFolds(t *testing.T) {
 	if err := os.CopyFS(b, os.DirFS(a)); err != nil {
 		t.Fatal(err)
 	}
-	ixB, st := openT(t, b, cache)
-	if st.Parsed != 0 || st.Recalled != ixB.Len() {
-		t.Fatalf("a second root of the edited tree: %+v; want every file recalled", st)
-	}
-	sameIndex(t, fresh(t, b), ixB)
+	recalledAll(t, b, cache, "a second root of the edited tree")
 }
 
 // storeEveryOpen makes every Open use the store, however few files it
@@ -633,4 +630,14 @@ func TestRecordsPagesFilled(t *testing.T) {
 	if max := int64(st.LeafAlloc) + 2*recordsAlloc + 1<<20; fi.Size() > max {
 		t.Errorf("records.db is %d bytes for %d of leaf pages, want at most %d", fi.Size(), st.LeafAlloc, max)
 	}
+}
+
+// encodeParsed writes a parse as a record value (a parse puts a pointer in
+// the store; a record in full comes from a segment, encodeRetired).
+func encodeParsed(p *parsed) []byte {
+	terms := make([]string, len(p.terms))
+	for i, t := range p.terms {
+		terms[i] = p.dict.terms[t]
+	}
+	return encodeRecord(&p.file, terms, p.tfs)
 }
