@@ -606,10 +606,9 @@ func (e *Evaluator) Enough(ctx context.Context, in loop.EnoughInput) (bool, stri
 		prompt := e.again(user, try, perr)
 		text, err := e.ask(ctx, enoughCall(prompt))
 		if err != nil {
-			if errors.Is(err, errOutOfTime) || ctx.Err() != nil {
-				return false, "", err
+			if !errors.Is(err, errOutOfTime) && ctx.Err() == nil {
+				e.count(func(u *Usage) { u.Errors++ })
 			}
-			e.count(func(u *Usage) { u.Errors++ })
 			return false, "", err
 		}
 		var enough bool

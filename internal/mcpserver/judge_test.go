@@ -8,6 +8,7 @@ import (
 
 	"github.com/hone-dev/hone"
 	"github.com/hone-dev/hone/internal/pack"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func newAuthServer(t *testing.T) *Server {
@@ -186,13 +187,7 @@ func TestJudgeDoneWithoutEvaluations(t *testing.T) {
 	if step.Done {
 		t.Fatalf("judge without evaluations or done ended the session: %+v", step)
 	}
-	step = Step{}
-	if res := call(t, cs, "judge", map[string]any{"session": id, "done": true}, &step); res.IsError {
-		t.Fatalf("judge with done alone: %s", text(res))
-	}
-	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
-		t.Fatalf("done alone did not end the session: %+v", step)
-	}
+	doneAlone(t, cs, id, "done alone")
 
 	// Done alone ends the session as it stands, second looks pending or not.
 	step = Step{}
@@ -211,12 +206,19 @@ func TestJudgeDoneWithoutEvaluations(t *testing.T) {
 	if step.Done || !slices.ContainsFunc(step.Candidates, func(c Candidate) bool { return len(c.Via) > 0 && strings.HasPrefix(c.Via[0], "second look") }) {
 		t.Fatalf("every file judged 0.1: want a next cycle with second looks: %+v", step)
 	}
-	step = Step{}
+	doneAlone(t, cs, id, "done alone with second looks pending")
+}
+
+// doneAlone sends judge with done and no judgments, and checks that it
+// ended the session as it stood.
+func doneAlone(t *testing.T, cs *mcp.ClientSession, id, what string) {
+	t.Helper()
+	var step Step
 	if res := call(t, cs, "judge", map[string]any{"session": id, "done": true}, &step); res.IsError {
-		t.Fatalf("judge with done alone: %s", text(res))
+		t.Fatalf("%s: judge: %s", what, text(res))
 	}
 	if !step.Done || step.Result == nil || !strings.Contains(step.Result.Stopped, "the judge has enough context") {
-		t.Fatalf("done alone with second looks pending did not end the session: %+v", step)
+		t.Fatalf("%s did not end the session: %+v", what, step)
 	}
 }
 
