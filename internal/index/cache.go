@@ -50,10 +50,12 @@ import (
 //	         (count, then ascending file ids, each less the previous one)
 //	  content skips: count, then path, reason, detail (strings), size,
 //	         mtime, ctime (varints), inode
-//	  quiet directories (see walk.Memo): count, then per directory path,
-//	         inode, mtime, ctime (varints), the fingerprint of its ignore
-//	         files and options (uint64), items: count, then per item 0 and
-//	         a skip (path, reason, detail) or 1 and a subdirectory's name
+//	  quiet and listed directories (see walk.Memo): count, then per
+//	         directory path, inode, mtime, ctime (varints), the fingerprint
+//	         of its ignore files and options (uint64), its ignore files
+//	         (count, names), items: count, then per item 0 and a skip
+//	         (path, reason, detail), 1 and a subdirectory's name, 2 and a
+//	         file's or 3 and a symbolic link's, then 1 if it is listed, else 0
 //
 // Segment:
 //
@@ -109,7 +111,7 @@ import (
 const (
 	cacheMagic    = "HONEIDX\n"
 	segmentMagic  = "HONESEG\n"
-	formatVersion = 12 // 12: the forward index and postings in varint runs; 11: the manifest records the quiet directories; 10: the forward index and postings last
+	formatVersion = 13 // 13: the manifest records every directory's listing; 12: the forward index and postings in varint runs; 11: the manifest records the quiet directories; 10: the forward index and postings last
 	headerSize    = 48
 	manifestHead  = 32
 )

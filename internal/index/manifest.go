@@ -458,10 +458,12 @@ func sweep(p string, ix *Index) {
 	removeUnnamed(p, keep, staleAfter)
 }
 
-// encodeQuiet appends the quiet directories: count, then per directory in
-// path order its path, inode, mtime, ctime (varints), the chain's
-// fingerprint (8 bytes) and its items: count, then per item 0 and a skip
-// (path, reason, detail) or 1 and a subdirectory's name.
+// encodeQuiet appends the quiet and listed directories: count, then per
+// directory in path order its path, inode, mtime, ctime (varints), the
+// chain's fingerprint (8 bytes), its ignore files (count, names; a quiet
+// directory has none) and its items: count, then per item 0 and a skip
+// (path, reason, detail), 1 and a subdirectory's name, 2 and a file's or 3
+// and a symbolic link's; a flag (0 or 1) says whether it is listed.
 func encodeQuiet(e *encoder, q walk.Memo) {
 	paths := make([]string, 0, len(q))
 	for p := range q {
@@ -476,18 +478,34 @@ func encodeQuiet(e *encoder, q walk.Memo) {
 		e.v(d.MTime)
 		e.v(d.CTime)
 		e.b = binary.LittleEndian.AppendUint64(e.b, d.Chain)
+		e.uv(uint64(len(d.Ignores)))
+		for _, name := range d.Ignores {
+			e.str(name)
+		}
 		e.uv(uint64(len(d.Items)))
 		for _, it := range d.Items {
-			if it.Sub != "" {
+			switch {
+			case it.Sub != "":
 				e.uv(1)
 				e.str(it.Sub)
-				continue
+			case it.File != "":
+				e.uv(2)
+				e.str(it.File)
+			case it.Link != "":
+				e.uv(3)
+				e.str(it.Link)
+			default:
+				e.uv(0)
+				e.str(it.Skip.Path)
+				e.uv(uint64(it.Skip.Reason))
+				e.str(it.Skip.Detail)
 			}
-			e.uv(0)
-			e.str(it.Skip.Path)
-			e.uv(uint64(it.Skip.Reason))
-			e.str(it.Skip.Detail)
 		}
+		listed := uint64(0)
+		if d.Listed {
+			listed = 1
+		}
+		e.uv(listed)
 	}
 }
 
@@ -498,19 +516,40 @@ func decodeQuiet(d *decoder) walk.Memo {
 		return nil
 	}
 	q := make(walk.Memo, n)
+	if len(d.b) > 0 {
+		d.s = string(d.b) // the names share one string
+		defer func() { d.s = "" }()
+	}
 	for range n {
 		p := d.str()
 		qd := &walk.QuietDir{Ino: d.uv(), MTime: d.v(), CTime: d.v(), Chain: d.u64()}
+		if n := d.count(len(d.b) - d.i); n > 0 {
+			qd.Ignores = make([]string, n)
+			for i := range qd.Ignores {
+				qd.Ignores[i] = d.str()
+			}
+		}
 		qd.Items = make([]walk.QuietItem, d.count(len(d.b)-d.i))
 		for i := range qd.Items {
 			switch d.uv() {
 			case 1:
 				qd.Items[i].Sub = d.str()
+			case 2:
+				qd.Items[i].File = d.str()
+			case 3:
+				qd.Items[i].Link = d.str()
 			case 0:
 				qd.Items[i].Skip = walk.Skip{Path: d.str(), Reason: walk.SkipReason(d.uv()), Detail: d.str()}
 			default:
 				d.fail()
 			}
+		}
+		switch d.uv() {
+		case 0:
+		case 1:
+			qd.Listed = true
+		default:
+			d.fail()
 		}
 		if d.err != nil {
 			return nil

@@ -119,8 +119,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		skipped []walk.Skip
 		err     error
 	}
-	// The walk starts from the quiet directories the manifest recorded
-	// (read ahead of the rest: it is small) and records them anew.
+	// The walk starts from the directories the manifest recorded (read
+	// ahead of the rest: a few bytes a file, 3.7 MiB for 58,346 files) and
+	// records them anew.
 	if !opts.NoCache {
 		st.CachePath, err = cachePath(opts.CacheDir, abs)
 		if err != nil {
@@ -307,9 +308,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	if old != nil && len(toRead) == 0 && st.Removed == 0 && len(keptSkips) == len(old.contentSkips) && old.imports != nil {
 		st.Files, st.Reused, st.Unparsed = old.Len(), old.Len(), old.Unparsed()
 		ix := old
-		if (!held || len(quiet) != len(old.quiet)) && st.CachePath != "" {
+		if (!held || !quiet.Same(old.quiet)) && st.CachePath != "" {
 			// The index in memory is up to date but its manifest is gone
-			// or damaged, or the walk found other quiet directories: write
+			// or damaged, or the walk recorded other directories: write
 			// it again, from a copy that carries the new file's version
 			// (old may be in use elsewhere).
 			ix = old.clone()

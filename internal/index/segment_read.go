@@ -26,6 +26,9 @@ type decoder struct {
 	b   []byte
 	i   int
 	err error
+	// s, when set, holds b's bytes: str then returns pieces of it, one
+	// string for many (the manifest's tens of thousands of names).
+	s string
 }
 
 var errCorrupt = errors.New("index: cache is corrupt")
@@ -95,6 +98,10 @@ func (d *decoder) count(limit int) int {
 
 func (d *decoder) str() string {
 	n := d.count(len(d.b) - d.i)
+	if len(d.s) == len(d.b) && d.s != "" {
+		d.i += n
+		return d.s[d.i-n : d.i]
+	}
 	s := string(d.b[d.i : d.i+n])
 	d.i += n
 	return s

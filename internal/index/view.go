@@ -47,9 +47,10 @@ type Index struct {
 	// unparsed counts the live files a Lexical Open did not parse.
 	unparsed int
 
-	// quiet are the directories of the tree that hold nothing to index,
-	// as the last walk found them (walk.Memo): the next walk stats them
-	// instead of listing them.
+	// quiet are the directories of the tree as the last walk found them
+	// (walk.Memo): those that hold nothing to index, which the next walk
+	// stats instead of listing, and the listings of the others, which it
+	// does not list again while they are as they were.
 	quiet walk.Memo
 
 	// uni is the term space shared by all segments, built on first use

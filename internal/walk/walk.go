@@ -29,7 +29,10 @@
 // Memo in quiet.go: directories that held nothing to index, each left out
 // by name or type alone) stats each from its parent instead of opening and
 // listing it, and reports its skips as recorded, when its inode and times
-// and the ignore files above it are as they were.
+// and the ignore files above it are as they were. Every other directory
+// the earlier walk recorded (a listed one) is opened but not listed when
+// it is as it was: its entries come from the record, and only its files
+// are stat'ed.
 //
 // Ignore files follow git semantics. Every directory may hold a .gitignore, a
 // .ignore and a .honeignore (hone's own); their patterns apply to paths below
@@ -391,7 +394,12 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 	if err := w.ctx.Err(); err != nil {
 		return false, err
 	}
-	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil}
+	if q := w.opts.Quiet[rel]; q != nil && q.Listed {
+		if done, err := w.relist(d, rel, abs, ms, q); done || err != nil {
+			return false, err
+		}
+	}
+	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil, record: w.opts.Remember != nil}
 	if onList != nil {
 		onList(rel)
 	}
@@ -400,18 +408,21 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 		if rel == "" {
 			return false, fmt.Errorf("walk: root: %w", err)
 		}
-		f.quiet = false
+		f.quiet, f.record = false, false
 		w.skip(Skip{Path: rel + "/", Reason: SkipUnreadable, Detail: errDetail(err)})
 		// Walk what was read before the error.
 		if len(ents) == 0 {
 			return false, nil
 		}
 	}
+	// Ignore files of this directory come after ms; copy ms so siblings
+	// never share an appended backing array.
+	own := ms[:len(ms):len(ms)]
 	var chain uint64
 	chained := false
-	chainOf := func(ms []matcher) uint64 {
+	chainOf := func() uint64 {
 		if !chained {
-			chain, chained = w.chainPrint(ms), true
+			chain, chained = w.chainPrint(own), true
 		}
 		return chain
 	}
@@ -423,20 +434,19 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 		}
 		if rel != "" && !w.opts.IncludeVendored && e.name == "pyvenv.cfg" && e.typ.IsRegular() {
 			w.emit(f, Skip{Path: rel + "/", Reason: SkipVendored, Detail: "python virtual environment (holds pyvenv.cfg)"})
-			return f.quiet && w.remember(d, rel, f, chainOf(ms)), nil
+			return w.remember(d, rel, f, chainOf()), nil
 		}
 	}
 	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.key, b.key) })
 
-	// Ignore files of this directory, weakest first; copy ms so siblings
-	// never share an appended backing array.
-	own := ms[:len(ms):len(ms)]
+	// Ignore files of this directory, weakest first.
 	for _, name := range ignoreFiles {
 		i, ok := slices.BinarySearchFunc(ents, name, func(e dirent, k string) int { return strings.Compare(e.key, k) })
 		if !ok || !(ents[i].typ.IsRegular() || ents[i].typ&fs.ModeSymlink != 0) {
 			continue
 		}
 		f.quiet = false // the chain below is its own
+		f.ignores = append(f.ignores, name)
 		if m, ok, err := w.load(child(abs, name), rel, join(rel, name), true); err != nil {
 			return false, err
 		} else if ok {
@@ -475,36 +485,12 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 				w.emit(f, Skip{Path: path + "/", Reason: SkipGenerated, Detail: "tool cache or build metadata " + name + "/"})
 				continue
 			}
-			if q := w.opts.Quiet[path]; q != nil && w.still(d, name, path, q, chainOf(own)) {
-				if err := w.replay(path, q); err != nil {
-					return false, err
-				}
-				if f.quiet {
-					f.items = append(f.items, QuietItem{Sub: name})
-				}
-				continue
-			}
-			full := child(abs, name)
-			sub, err := d.open(name, full)
-			if err != nil {
-				f.quiet = false
-				if !errors.Is(err, fs.ErrNotExist) { // removed while walking
-					w.skip(Skip{Path: path + "/", Reason: SkipUnreadable, Detail: errDetail(err)})
-				}
-				continue
-			}
-			quiet, err := w.dir(sub, path, full, own)
-			sub.close()
-			if err != nil {
+			if err := w.subdir(d, f, rel, abs, name, own, chainOf); err != nil {
 				return false, err
-			}
-			if !quiet {
-				f.quiet = false
-			} else if f.quiet {
-				f.items = append(f.items, QuietItem{Sub: name})
 			}
 		case typ&fs.ModeSymlink != 0:
 			f.quiet = false
+			f.add(QuietItem{Link: name})
 			if err := w.symlink(path, child(abs, name), own); err != nil {
 				return false, err
 			}
@@ -522,25 +508,59 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 				continue
 			}
 			f.quiet = false
-			m, err := d.lstat(name)
-			if err != nil {
-				if !errors.Is(err, fs.ErrNotExist) { // removed while walking
-					w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: errDetail(err)})
-				}
-				continue
-			}
-			if !m.mode.IsRegular() { // replaced while walking
-				w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "changed type while walking"})
-				continue
-			}
-			if err := w.file(path, child(abs, name), m); err != nil {
+			f.add(QuietItem{File: name})
+			if err := w.regular(d, path, name, abs); err != nil {
 				return false, err
 			}
 		default:
 			w.emit(f, Skip{Path: path, Reason: SkipUnreadable, Detail: "not a regular file (" + typeName(typ) + ")"})
 		}
 	}
-	return f.quiet && w.remember(d, rel, f, chainOf(own)), nil
+	return w.remember(d, rel, f, chainOf()), nil
+}
+
+// subdir walks the subdirectory name of d (at rel and abs) that no rule
+// left out by its name, and records it in f: a quiet one still as it was
+// replayed (see Memo), another opened and walked; own are the ignore files
+// that apply in d, chainOf their fingerprint.
+func (w *walker) subdir(d *dir, f *quietFrame, rel, abs, name string, own []matcher, chainOf func() uint64) error {
+	path := join(rel, name)
+	f.add(QuietItem{Sub: name})
+	if q := w.opts.Quiet[path]; q != nil && !q.Listed && w.still(d, name, path, q, chainOf()) {
+		return w.replay(path, q)
+	}
+	full := child(abs, name)
+	sub, err := d.open(name, full)
+	if err != nil {
+		f.quiet = false
+		if !errors.Is(err, fs.ErrNotExist) { // removed while walking
+			w.skip(Skip{Path: path + "/", Reason: SkipUnreadable, Detail: errDetail(err)})
+		}
+		return nil
+	}
+	quiet, err := w.dir(sub, path, full, own)
+	sub.close()
+	if !quiet {
+		f.quiet = false
+	}
+	return err
+}
+
+// regular stats the regular file name of d, at path, that no rule left out
+// by its name, and hands it on (see file).
+func (w *walker) regular(d *dir, path, name, abs string) error {
+	m, err := d.lstat(name)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) { // removed while walking
+			w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: errDetail(err)})
+		}
+		return nil
+	}
+	if !m.mode.IsRegular() { // replaced while walking
+		w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "changed type while walking"})
+		return nil
+	}
+	return w.file(path, child(abs, name), m)
 }
 
 // symlink follows a link to a regular file inside the root.
@@ -611,19 +631,30 @@ func child(abs, name string) string {
 // package ignore costs a warning naming it and the lines dropped; its first
 // patterns apply. The only error is ctx's, met while parsing.
 func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool, err error) {
-	data, err := readIgnore(abs)
-	if err != nil {
+	m, unread, err := w.read(abs, base, name)
+	switch {
+	case err != nil:
+		return matcher{}, false, err
+	case unread != nil:
 		if report {
-			w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + errDetail(err)})
+			w.skip(Skip{Path: name, Reason: SkipUnreadable, Detail: "ignore file not applied: " + errDetail(unread)})
 		}
 		return matcher{}, false, nil
 	}
+	w.warnCut(m)
+	return m, true, nil
+}
+
+// read reads one ignore file and reports nothing: unread says why it could
+// not be read. The only error is ctx's, met while parsing.
+func (w *walker) read(abs, base, name string) (m matcher, unread, err error) {
+	data, unread := readIgnore(abs)
+	if unread != nil {
+		return matcher{}, unread, nil
+	}
 	im, err := ignore.Parse(w.ctx, data)
 	if err != nil {
-		return matcher{}, false, err
-	}
-	if cut := im.Cut(); cut.Line != 0 && w.opts.Logger != nil {
-		w.opts.Logger.Warn(fmt.Sprintf("walk: ignore file %s: %s; the lines before apply", name, cut))
+		return matcher{}, nil, err
 	}
 	h := fnv.New64a()
 	h.Write(data)
@@ -631,7 +662,14 @@ func (w *walker) load(abs, base, name string, report bool) (m matcher, ok bool, 
 	if m.m.NamesOnly() {
 		m.byName = &[2]map[string]*ignore.Pattern{{}, {}}
 	}
-	return m, true, nil
+	return m, nil, nil
+}
+
+// warnCut warns of an ignore file cut at the limits of package ignore.
+func (w *walker) warnCut(m matcher) {
+	if cut := m.m.Cut(); cut.Line != 0 && w.opts.Logger != nil {
+		w.opts.Logger.Warn(fmt.Sprintf("walk: ignore file %s: %s; the lines before apply", m.name, cut))
+	}
 }
 
 // maxIgnoreSize is the largest ignore file applied: git's own limit (it
