@@ -129,12 +129,23 @@ func readManifest(p, root string) *manifestRead {
 	return r
 }
 
-// quiet returns the quiet directories the manifest recorded, or nil.
+// quiet returns the directories the manifest recorded, or nil when it
+// recorded none or another executable wrote it (see ownMemo).
 func (r *manifestRead) quiet() walk.Memo {
-	if r.err != nil {
+	if r.err != nil || !ownMemo(r.buf) {
 		return nil
 	}
 	return r.m.quiet
+}
+
+// ownMemo reports whether the manifest buf was written by the running
+// executable, whose walk's rules (the names it leaves out as generated,
+// vendored, binary or data, how ignore patterns match) made the
+// directories it recorded: a record another build of hone made may hold
+// what those rules decided differently, so a walk does not start from it.
+func ownMemo(buf []byte) bool {
+	s := exeStamp()
+	return s != 0 && len(buf) >= manifestHead && binary.LittleEndian.Uint64(buf[24:]) == s
 }
 
 // decodeManifestPrint is decodeManifest; checkPrint says whether the
@@ -314,7 +325,9 @@ func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any), 
 	}
 	ix := newIndex(root, segs, dead, m.skips)
 	ix.print = m.print
-	ix.quiet = m.quiet
+	if ownMemo(buf) {
+		ix.quiet = m.quiet
+	}
 	if prev != nil {
 		ix.inheritTerms(prev, false)
 	}

@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -188,9 +189,33 @@ func TestQuietDirectoriesAcrossOpens(t *testing.T) {
 	if err := os.WriteFile(edit, []byte("GREETING = 'bonjour'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := openT(t, root, cache)
+	again, ast := openT(t, root, cache)
 	if _, ok := again.Lookup("locale/fr/LC_MESSAGES/strings.py"); !ok {
 		t.Error("a file added to a quiet directory was not indexed")
 	}
 	sameIndex(t, fresh(t, root), again)
+
+	// A manifest another build of hone wrote: a walk does not start from
+	// its record (that build's rules may have left other names out), and
+	// the next Open records the tree anew.
+	abs, _ := filepath.Abs(root)
+	if q := readManifest(ast.CachePath, abs).quiet(); len(q) == 0 {
+		t.Fatal("no record in the manifest")
+	}
+	buf, err := os.ReadFile(ast.CachePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint64(buf[24:], exeStamp()+1)
+	if err := os.WriteFile(ast.CachePath, buf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if q := readManifest(ast.CachePath, abs).quiet(); q != nil {
+		t.Errorf("the record of another executable's manifest is walked from (%d directories)", len(q))
+	}
+	other, _ := openT(t, root, cache)
+	sameIndex(t, fresh(t, root), other)
+	if q := readManifest(ast.CachePath, abs).quiet(); len(q) == 0 {
+		t.Error("the tree was not recorded anew")
+	}
 }

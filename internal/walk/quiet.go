@@ -2,6 +2,7 @@ package walk
 
 import (
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -200,8 +201,17 @@ func (w *walker) remember(d *dir, rel string, f *quietFrame, chain uint64) bool 
 	if !f.quiet || rel == "" {
 		q.Listed, q.Ignores = true, f.ignores
 	}
+	if was := w.opts.Quiet[rel]; was != nil && was.same(q) {
+		q = was // listed again (an ignore file it cannot read), found alike: Same holds
+	}
 	w.opts.Remember[rel] = q
 	return !q.Listed
+}
+
+// same reports whether q and r record the same.
+func (q *QuietDir) same(r *QuietDir) bool {
+	return q.Ino == r.Ino && q.MTime == r.MTime && q.CTime == r.CTime && q.Chain == r.Chain && q.Listed == r.Listed &&
+		slices.Equal(q.Ignores, r.Ignores) && slices.Equal(q.Items, r.Items)
 }
 
 // relist walks the directory d at rel from its listing recorded in q, when

@@ -234,3 +234,30 @@ func TestListedDirectories(t *testing.T) {
 		memo = next
 	}
 }
+
+// TestListedUnreadableIgnore: a directory whose ignore file cannot be read
+// (here a dangling link) is listed on every walk, as before; the record
+// found alike is the one carried (Memo.Same holds), so that nothing is
+// written again for a tree that did not change.
+func TestListedUnreadableIgnore(t *testing.T) {
+	old := quietSettle
+	quietSettle = 0
+	t.Cleanup(func() { quietSettle = old })
+	root := fixture(t, map[string]string{
+		"src/main.go":    "package main\n",
+		"src/.gitignore": "->nowhere",
+	})
+	memo := Memo{}
+	want := calls(t, root, Options{Remember: memo})
+	for i := range 2 {
+		time.Sleep(20 * time.Millisecond)
+		next := Memo{}
+		if diff := cmp.Diff(want, calls(t, root, Options{Quiet: memo, Remember: next})); diff != "" {
+			t.Fatalf("walk %d from the record (-first +now):\n%s", i, diff)
+		}
+		if !next.Same(memo) {
+			t.Errorf("walk %d: nothing changed, yet the record differs", i)
+		}
+		memo = next
+	}
+}
