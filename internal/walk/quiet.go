@@ -240,15 +240,10 @@ func (w *walker) relist(d *dir, rel, abs string, ms []matcher, q *QuietDir) (boo
 	if w.opts.Remember != nil {
 		w.opts.Remember[rel] = q
 	}
-	f := &quietFrame{} // records nothing: q stands
-	var chain uint64
-	chained := false
-	chainOf := func() uint64 {
-		if !chained {
-			chain, chained = w.chainPrint(own), true
-		}
-		return chain
-	}
+	// The frame records nothing (q stands); own's chain is q's, checked
+	// above.
+	f := &quietFrame{}
+	chainOf := func() uint64 { return q.Chain }
 	for _, it := range q.Items {
 		if w.work++; w.work >= ctxCheckEvery {
 			w.work = 0

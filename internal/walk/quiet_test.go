@@ -13,6 +13,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// settleAtOnce lets a walk record a directory however recently it changed
+// (quietSettle 0) for the rest of the test.
+func settleAtOnce(t *testing.T) {
+	old := quietSettle
+	quietSettle = 0
+	t.Cleanup(func() { quietSettle = old })
+}
+
+// writeAt writes the file p (slash-separated, below root) with content c,
+// making its directories.
+func writeAt(t *testing.T, root, p, c string) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // calls walks root and returns every call of fn and skip, in order.
 func calls(t *testing.T, root string, opts Options) []string {
 	t.Helper()
@@ -36,9 +57,7 @@ func calls(t *testing.T, root string, opts Options) []string {
 // still quiet is not listed. The other directories are recorded as listed
 // (TestListedDirectories); when nothing changed, no directory is listed.
 func TestQuietDirectories(t *testing.T) {
-	old := quietSettle
-	quietSettle = 0
-	t.Cleanup(func() { quietSettle = old })
+	settleAtOnce(t)
 	files := map[string]string{
 		".gitignore":                  "*.log\nsecret/\n",
 		"app/main.py":                 "def main(): pass\n",
@@ -60,16 +79,7 @@ func TestQuietDirectories(t *testing.T) {
 		"web/app.js":                  "export const a = 1\n",
 	}
 	root := fixture(t, files)
-	write := func(p, c string) {
-		t.Helper()
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, c string) { writeAt(t, root, p, c) }
 	memo := Memo{}
 	calls(t, root, Options{Remember: memo})
 	wantQuiet := []string{"docs", "docs/img", "docs/img/old", "locale/de/LC_MESSAGES", "locale/fr", "locale/fr/LC_MESSAGES", "logs", "logs/old"}
@@ -145,9 +155,7 @@ func TestQuietDirectories(t *testing.T) {
 // file's content or of what a link points to moves none of its times), one
 // whose entries or ignore files changed is.
 func TestListedDirectories(t *testing.T) {
-	old := quietSettle
-	quietSettle = 0
-	t.Cleanup(func() { quietSettle = old })
+	settleAtOnce(t)
 	root := fixture(t, map[string]string{
 		".gitignore":           "*.tmp\n",
 		"README.md":            "# app\n",
@@ -161,15 +169,7 @@ func TestListedDirectories(t *testing.T) {
 		"lib/b.py":             "B = 2\n",
 	})
 	path := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
-	write := func(p, c string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path(p), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, c string) { writeAt(t, root, p, c) }
 	opts := Options{MaxFileSize: 64}
 	walkAll := func(o Options) []string {
 		t.Helper()
@@ -240,9 +240,7 @@ func TestListedDirectories(t *testing.T) {
 // found alike is the one carried (Memo.Same holds), so that nothing is
 // written again for a tree that did not change.
 func TestListedUnreadableIgnore(t *testing.T) {
-	old := quietSettle
-	quietSettle = 0
-	t.Cleanup(func() { quietSettle = old })
+	settleAtOnce(t)
 	root := fixture(t, map[string]string{
 		"src/main.go":    "package main\n",
 		"src/.gitignore": "->nowhere",
