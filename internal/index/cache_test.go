@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hone-dev/hone/internal/walk"
 )
 
 // heavyRepo is the test repository plus a file whose counts overflow a byte.
@@ -339,5 +340,44 @@ func mustCachePath(t *testing.T, cache, root string) string {
 func TestProbesPrint(t *testing.T) {
 	if got := probesPrint(); got != ProbesPrint {
 		t.Errorf("the syntax extractor changed: set index.ProbesPrint = %#x (it is %#x)", got, uint64(ProbesPrint))
+	}
+}
+
+// TestQuietRoundTrip: the manifest's record of the walk's directories
+// (encodeQuiet, decodeQuiet) gives back what was written, quiet and listed
+// directories with every kind of item, read after other fields as in a
+// manifest; and the record ends where it says (the next field reads
+// right).
+func TestQuietRoundTrip(t *testing.T) {
+	memo := walk.Memo{
+		"docs/img": {Ino: 7, MTime: 1_700_000_000_000_000_001, CTime: -3, Chain: 0xfeedface,
+			Items: []walk.QuietItem{{Skip: walk.Skip{Path: "docs/img/a.png", Reason: walk.SkipBinary, Detail: "binary extension .png"}}, {Sub: "old"}}},
+		"": {Ino: 2, MTime: 5, CTime: 6, Chain: 1, Listed: true, Ignores: []string{".gitignore", ".honeignore"},
+			Items: []walk.QuietItem{{File: "main.go"}, {Link: "link.go"}, {Sub: "docs"}, {Skip: walk.Skip{Path: "build.log", Reason: walk.SkipIgnored, Detail: ".gitignore:1: *.log"}}}},
+		"src": {Ino: 9, Listed: true, Items: []walk.QuietItem{}},
+	}
+	var e encoder
+	e.str("before")
+	encodeQuiet(&e, memo)
+	e.str("after")
+	d := &decoder{b: e.b}
+	if got := d.str(); got != "before" {
+		t.Fatalf("first field %q", got)
+	}
+	got := decodeQuiet(d)
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	memo["src"].Items = nil // an empty list decodes as empty
+	for _, q := range got {
+		if len(q.Items) == 0 {
+			q.Items = nil
+		}
+	}
+	if diff := cmp.Diff(memo, got); diff != "" {
+		t.Errorf("decoded record (-written +read):\n%s", diff)
+	}
+	if after := d.str(); after != "after" {
+		t.Errorf("the field after the record reads %q", after)
 	}
 }

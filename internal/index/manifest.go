@@ -529,8 +529,8 @@ func decodeQuiet(d *decoder) walk.Memo {
 		return nil
 	}
 	q := make(walk.Memo, n)
-	if len(d.b) > 0 {
-		d.s = string(d.b) // the names share one string
+	if d.i < len(d.b) {
+		d.s, d.sAt = string(d.b[d.i:]), d.i // the names share one string
 		defer func() { d.s = "" }()
 	}
 	for range n {

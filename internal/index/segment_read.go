@@ -26,9 +26,11 @@ type decoder struct {
 	b   []byte
 	i   int
 	err error
-	// s, when set, holds b's bytes: str then returns pieces of it, one
-	// string for many (the manifest's tens of thousands of names).
-	s string
+	// s, when set, holds b's bytes from sAt on: str then returns pieces
+	// of it there, one string for many (the manifest's tens of thousands
+	// of names).
+	s   string
+	sAt int
 }
 
 var errCorrupt = errors.New("index: cache is corrupt")
@@ -98,9 +100,9 @@ func (d *decoder) count(limit int) int {
 
 func (d *decoder) str() string {
 	n := d.count(len(d.b) - d.i)
-	if len(d.s) == len(d.b) && d.s != "" {
+	if d.s != "" && d.i >= d.sAt {
 		d.i += n
-		return d.s[d.i-n : d.i]
+		return d.s[d.i-n-d.sAt : d.i-d.sAt]
 	}
 	s := string(d.b[d.i : d.i+n])
 	d.i += n
