@@ -93,8 +93,9 @@ func (m Memo) Same(prev Memo) bool {
 // recorded. Tests shorten it.
 var quietSettle = 2 * time.Second
 
-// onList, when set (by tests), is called with each directory a walk lists.
-var onList func(rel string)
+// onList and onListed, when set (by tests), are called with each directory
+// a walk lists, before and after its listing is read.
+var onList, onListed func(rel string)
 
 // quietFrame gathers the items of a directory being walked (when record);
 // quiet turns false at the first entry that is not left out by name or
@@ -103,6 +104,12 @@ type quietFrame struct {
 	quiet, record bool
 	items         []QuietItem
 	ignores       []string
+	// stat is the directory's, taken before it was listed: a change made
+	// while it is listed moves the times away from those recorded, so the
+	// next walk lists it again, whatever the clocks of the machine and of
+	// the file system say.
+	stat    meta
+	statErr error
 }
 
 // emit reports s and records it in f.
@@ -183,18 +190,20 @@ func (w *walker) replay(path string, q *QuietDir) error {
 	return nil
 }
 
-// remember records the directory d at rel with f's items (a frame records
-// only with Options.Remember set): as quiet when f is (never the root), else
-// as listed, unless it changed within quietSettle of the walk's start or the
-// system gives no inode and status-change time to check it by; it reports
-// whether it recorded d as quiet.
-func (w *walker) remember(d *dir, rel string, f *quietFrame, chain uint64) bool {
+// remember records the directory at rel with f's items and the times it
+// had before it was listed (a frame records only with Options.Remember
+// set): as quiet when f is (never the root), else as listed, unless it
+// changed within quietSettle of the walk's start (a change in the same tick
+// of a coarse clock as the stat could go unseen) or the system gives no
+// inode and status-change time to check it by; it reports whether it
+// recorded the directory as quiet.
+func (w *walker) remember(rel string, f *quietFrame, chain uint64) bool {
 	if !f.record {
 		return false
 	}
-	m, err := d.stat()
+	m := f.stat
 	settled := w.start.Add(-quietSettle).UnixNano()
-	if err != nil || m.ino == 0 || m.cTime == 0 || m.modTime >= settled || m.cTime >= settled {
+	if f.statErr != nil || m.ino == 0 || m.cTime == 0 || m.modTime >= settled || m.cTime >= settled {
 		return false
 	}
 	q := &QuietDir{Ino: m.ino, MTime: m.modTime, CTime: m.cTime, Chain: chain, Items: f.items}

@@ -259,3 +259,32 @@ func TestListedUnreadableIgnore(t *testing.T) {
 		memo = next
 	}
 }
+
+// TestListedChangeWhileListing: a file created in a directory just after
+// the walk read its listing is seen by the next walk from the record, even
+// when the file system's clock runs far behind the machine's (the settling
+// rule, here an hour's skew, then records the directory): the times
+// recorded are those from before the listing.
+func TestListedChangeWhileListing(t *testing.T) {
+	old := quietSettle
+	quietSettle = -time.Hour
+	t.Cleanup(func() { quietSettle = old })
+	root := fixture(t, map[string]string{"src/main.go": "package main\n", "README.md": "# x\n"})
+	time.Sleep(20 * time.Millisecond)
+	onListed = func(rel string) {
+		if rel == "src" {
+			writeAt(t, root, "src/late.go", "package main\n")
+		}
+	}
+	memo := Memo{}
+	calls(t, root, Options{Remember: memo})
+	onListed = nil
+	if q := memo["src"]; q == nil || !q.Listed {
+		t.Fatalf("src not recorded: %+v", q)
+	}
+	want := calls(t, root, Options{})
+	got := calls(t, root, Options{Quiet: memo, Remember: Memo{}})
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the walk from the record (-plain +from the record):\n%s", diff)
+	}
+}

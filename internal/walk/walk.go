@@ -400,10 +400,16 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 		}
 	}
 	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil, record: w.opts.Remember != nil}
+	if f.record {
+		f.stat, f.statErr = d.stat()
+	}
 	if onList != nil {
 		onList(rel)
 	}
 	ents, err := d.list(w.buf)
+	if onListed != nil {
+		onListed(rel)
+	}
 	if err != nil {
 		if rel == "" {
 			return false, fmt.Errorf("walk: root: %w", err)
@@ -434,7 +440,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 		}
 		if rel != "" && !w.opts.IncludeVendored && e.name == "pyvenv.cfg" && e.typ.IsRegular() {
 			w.emit(f, Skip{Path: rel + "/", Reason: SkipVendored, Detail: "python virtual environment (holds pyvenv.cfg)"})
-			return w.remember(d, rel, f, chainOf()), nil
+			return w.remember(rel, f, chainOf()), nil
 		}
 	}
 	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.key, b.key) })
@@ -516,7 +522,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 			w.emit(f, Skip{Path: path, Reason: SkipUnreadable, Detail: "not a regular file (" + typeName(typ) + ")"})
 		}
 	}
-	return w.remember(d, rel, f, chainOf()), nil
+	return w.remember(rel, f, chainOf()), nil
 }
 
 // subdir walks the subdirectory name of d (at rel and abs) that no rule
