@@ -129,15 +129,11 @@ func (d *dir) list(buf []byte) ([]dirent, error) {
 		if m, e := d.lstat(ents[i].name); e == nil {
 			ents[i].typ = m.mode.Type()
 		} else {
-			ents[i].typ = fs.ModeIrregular
+			ents[i].typ = fs.ModeIrregular | modeUnknown // still unknown: see walker.dir
 		}
 	}
 	return ents, err
 }
-
-// modeUnknown marks an entry whose type the listing did not give; list
-// clears it.
-const modeUnknown = fs.ModeTemporary
 
 func direntMode(t uint8) fs.FileMode {
 	switch t {

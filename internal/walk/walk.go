@@ -375,6 +375,10 @@ type dirent struct {
 	key  string // name, plus "/" for directories: the sort key
 }
 
+// modeUnknown marks an entry whose type the listing did not give; a
+// listing clears it, unless a stat could not tell the type either.
+const modeUnknown = fs.ModeTemporary
+
 // meta is what the walk takes from a stat of a file.
 type meta struct {
 	size     int64
@@ -519,6 +523,12 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 				return false, err
 			}
 		default:
+			if typ&modeUnknown != 0 {
+				// Its type could not be learnt (a stat failed): a
+				// listing that holds it is not recorded.
+				typ &^= modeUnknown
+				f.quiet, f.record = false, false
+			}
 			w.emit(f, Skip{Path: path, Reason: SkipUnreadable, Detail: "not a regular file (" + typeName(typ) + ")"})
 		}
 	}
