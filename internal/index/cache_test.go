@@ -381,3 +381,27 @@ func TestQuietRoundTrip(t *testing.T) {
 		t.Errorf("the field after the record reads %q", after)
 	}
 }
+
+// TestQuietNames: a record naming an entry that is not one path element
+// ("..", "a/b", "", a NUL) is corrupt, and nothing of it is used: a walk
+// from it would stat, open or read outside the directory.
+func TestQuietNames(t *testing.T) {
+	for _, bad := range []walk.QuietItem{{File: ".."}, {Sub: "a/b"}, {Link: "x\x00y"}, {File: "."}} {
+		var e encoder
+		encodeQuiet(&e, walk.Memo{"src": {Ino: 1, Listed: true, Items: []walk.QuietItem{{File: "ok.go"}, bad}}})
+		d := &decoder{b: e.b}
+		if got := decodeQuiet(d); got != nil || d.err == nil {
+			t.Errorf("%+v: decoded %v, err %v; want a corrupt record", bad, got, d.err)
+		}
+	}
+	var e encoder
+	encodeQuiet(&e, walk.Memo{"src": {Ino: 1, Listed: true, Ignores: []string{"../.gitignore"}}})
+	if got := decodeQuiet(&decoder{b: e.b}); got != nil {
+		t.Errorf("an ignore file outside the directory was read back: %v", got)
+	}
+	var ok encoder
+	encodeQuiet(&ok, walk.Memo{"src": {Ino: 1, Listed: true, Items: []walk.QuietItem{{File: `back\slash.go`}, {File: "..hidden"}}}})
+	if got := decodeQuiet(&decoder{b: ok.b}); len(got) != 1 {
+		t.Errorf("names a file system allows were refused: %v", got)
+	}
+}

@@ -522,6 +522,18 @@ func encodeQuiet(e *encoder, q walk.Memo) {
 	}
 }
 
+// name reads the name of a directory's entry: one path element, or the
+// record is corrupt (a walk from it opens, stats and reads what it names,
+// and must not leave the tree).
+func (d *decoder) name() string {
+	s := d.str()
+	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\x00") {
+		d.fail()
+		return ""
+	}
+	return s
+}
+
 // decodeQuiet reads what encodeQuiet wrote.
 func decodeQuiet(d *decoder) walk.Memo {
 	n := d.count(len(d.b) - d.i)
@@ -539,18 +551,18 @@ func decodeQuiet(d *decoder) walk.Memo {
 		if n := d.count(len(d.b) - d.i); n > 0 {
 			qd.Ignores = make([]string, n)
 			for i := range qd.Ignores {
-				qd.Ignores[i] = d.str()
+				qd.Ignores[i] = d.name()
 			}
 		}
 		qd.Items = make([]walk.QuietItem, d.count(len(d.b)-d.i))
 		for i := range qd.Items {
 			switch d.uv() {
 			case 1:
-				qd.Items[i].Sub = d.str()
+				qd.Items[i].Sub = d.name()
 			case 2:
-				qd.Items[i].File = d.str()
+				qd.Items[i].File = d.name()
 			case 3:
-				qd.Items[i].Link = d.str()
+				qd.Items[i].Link = d.name()
 			case 0:
 				qd.Items[i].Skip = walk.Skip{Path: d.str(), Reason: walk.SkipReason(d.uv()), Detail: d.str()}
 			default:
