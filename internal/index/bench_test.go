@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hone-dev/hone/internal/walk"
 )
 
 // synthRepo writes a repository of n Python files of ~200 lines drawn from a
@@ -324,6 +326,26 @@ func BenchmarkOpenLexicalRoot(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := Open(context.Background(), root, Options{NoCache: true, Lexical: true}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeQuiet decodes the record of a walk of 16,000 directories
+// of four entries each (a 58,346-file tree records about that).
+func BenchmarkDecodeQuiet(b *testing.B) {
+	memo := walk.Memo{}
+	for i := range 16000 {
+		memo[fmt.Sprintf("pkg%d/sub%d", i/100, i)] = &walk.QuietDir{Ino: uint64(i), MTime: int64(i) << 30, CTime: int64(i) << 30, Chain: uint64(i), Listed: true,
+			Items: []walk.QuietItem{{File: "index.ts"}, {File: fmt.Sprintf("file%d.ts", i)}, {Sub: "lib"},
+				{Skip: walk.Skip{Path: fmt.Sprintf("pkg%d/sub%d/logo.png", i/100, i), Reason: walk.SkipBinary, Detail: "binary extension .png"}}}}
+	}
+	var e encoder
+	encodeQuiet(&e, memo)
+	b.SetBytes(int64(len(e.b)))
+	b.ResetTimer()
+	for range b.N {
+		if q := decodeQuiet(&decoder{b: e.b}); len(q) != len(memo) {
+			b.Fatal(len(q))
 		}
 	}
 }
