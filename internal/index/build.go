@@ -279,13 +279,17 @@ func (b *builder) str(s string) string {
 	return s
 }
 
-func (b *builder) tags(ts []syntax.Tag) []syntax.Tag {
+func (b *builder) tags(ts []syntax.Tag) []syntax.Tag { return mapTags(ts, b.str) }
+
+// mapTags returns a copy of ts with each string passed through str (interned
+// by a builder, or cloned); nil for none.
+func mapTags(ts []syntax.Tag, str func(string) string) []syntax.Tag {
 	if len(ts) == 0 {
 		return nil
 	}
 	out := make([]syntax.Tag, len(ts))
 	for i, t := range ts {
-		out[i] = syntax.Tag{Name: b.str(t.Name), Parent: b.str(t.Parent), Kind: b.str(t.Kind), Line: t.Line, End: t.End}
+		out[i] = syntax.Tag{Name: str(t.Name), Parent: str(t.Parent), Kind: str(t.Kind), Line: t.Line, End: t.End}
 	}
 	return out
 }

@@ -667,19 +667,9 @@ func decodeTag(d *decoder, strs strTable, def bool) syntax.Tag {
 // them decoded in the segment (a segment read through a records pointer is
 // read for one Open, and its tags are the new index's to keep).
 func (ix *segment) tagsCopy(id ID) (defs, refs []syntax.Tag) {
-	clone := func(ts []syntax.Tag) []syntax.Tag {
-		if len(ts) == 0 {
-			return nil
-		}
-		out := make([]syntax.Tag, len(ts))
-		for i, t := range ts {
-			out[i] = syntax.Tag{Name: strings.Clone(t.Name), Parent: strings.Clone(t.Parent), Kind: strings.Clone(t.Kind), Line: t.Line, End: t.End}
-		}
-		return out
-	}
 	l := ix.lazy
 	if l == nil {
-		return clone(ix.files[id].Defs), clone(ix.files[id].Refs)
+		return mapTags(ix.files[id].Defs, strings.Clone), mapTags(ix.files[id].Refs, strings.Clone)
 	}
 	nd, nr := int(l.defs[id]), int(l.refs[id])
 	if nd+nr == 0 {
@@ -693,7 +683,7 @@ func (ix *segment) tagsCopy(id ID) (defs, refs []syntax.Tag) {
 	if d.err != nil {
 		return nil, nil
 	}
-	ts = clone(ts)
+	ts = mapTags(ts, strings.Clone)
 	return ts[:nd:nd], ts[nd:]
 }
 

@@ -145,7 +145,8 @@ func (w *walker) chainPrint(ms []matcher) uint64 {
 }
 
 // still reports whether the quiet directory q at path, rel from d, and every
-// quiet directory below it, are as recorded under the chain of prints.
+// quiet directory below it, are as recorded under the chain of prints (a
+// listed record is not quiet: never still).
 func (w *walker) still(d *dir, rel, path string, q *QuietDir, chain uint64) bool {
 	if q.Chain != chain || q.Listed {
 		return false
@@ -159,7 +160,7 @@ func (w *walker) still(d *dir, rel, path string, q *QuietDir, chain uint64) bool
 			continue
 		}
 		sq := w.opts.Quiet[path+"/"+it.Sub]
-		if sq == nil || sq.Listed || !w.still(d, rel+"/"+it.Sub, path+"/"+it.Sub, sq, chain) {
+		if sq == nil || !w.still(d, rel+"/"+it.Sub, path+"/"+it.Sub, sq, chain) {
 			return false
 		}
 	}

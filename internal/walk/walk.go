@@ -542,7 +542,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 func (w *walker) subdir(d *dir, f *quietFrame, rel, abs, name string, own []matcher, chainOf func() uint64) error {
 	path := join(rel, name)
 	f.add(QuietItem{Sub: name})
-	if q := w.opts.Quiet[path]; q != nil && !q.Listed && w.still(d, name, path, q, chainOf()) {
+	if q := w.opts.Quiet[path]; q != nil && w.still(d, name, path, q, chainOf()) {
 		return w.replay(path, q)
 	}
 	full := child(abs, name)
