@@ -225,12 +225,11 @@ func (q *QuietDir) same(r *QuietDir) bool {
 }
 
 // relist walks the directory d at rel from its listing recorded in q, when
-// d's inode and times are as recorded and its ignore files, read again,
-// make the chain recorded. It reports whether it did; when it did not, it
-// has reported nothing, and the caller lists d.
-func (w *walker) relist(d *dir, rel, abs string, ms []matcher, q *QuietDir) (bool, error) {
-	m, err := d.stat()
-	if err != nil || m.ino != q.Ino || m.modTime != q.MTime || m.cTime != q.CTime {
+// its inode and times (m, d's stat) are as recorded and its ignore files,
+// read again, make the chain recorded. It reports whether it did; when it
+// did not, it has reported nothing, and the caller lists d.
+func (w *walker) relist(d *dir, m meta, rel, abs string, ms []matcher, q *QuietDir) (bool, error) {
+	if m.ino != q.Ino || m.modTime != q.MTime || m.cTime != q.CTime {
 		return false, nil
 	}
 	own := ms[:len(ms):len(ms)]
@@ -261,6 +260,7 @@ func (w *walker) relist(d *dir, rel, abs string, ms []matcher, q *QuietDir) (boo
 				return true, err
 			}
 		}
+		var err error
 		switch {
 		case it.Sub != "":
 			err = w.subdir(d, f, rel, abs, it.Sub, own, chainOf)

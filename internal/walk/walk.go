@@ -398,14 +398,18 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 	if err := w.ctx.Err(); err != nil {
 		return false, err
 	}
-	if q := w.opts.Quiet[rel]; q != nil && q.Listed {
-		if done, err := w.relist(d, rel, abs, ms, q); done || err != nil {
+	q := w.opts.Quiet[rel]
+	listed := q != nil && q.Listed
+	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil, record: w.opts.Remember != nil}
+	if f.record || listed {
+		// One stat, before the listing: for the record, and for the
+		// listing recorded to be taken instead.
+		f.stat, f.statErr = d.stat()
+	}
+	if listed && f.statErr == nil {
+		if done, err := w.relist(d, f.stat, rel, abs, ms, q); done || err != nil {
 			return false, err
 		}
-	}
-	f := &quietFrame{quiet: rel != "" && w.opts.Remember != nil, record: w.opts.Remember != nil}
-	if f.record {
-		f.stat, f.statErr = d.stat()
 	}
 	if onList != nil {
 		onList(rel)
