@@ -48,6 +48,64 @@ const (
 	DoubtBelow = 0.5
 )
 
+// When the loop stops taking a judge's word. A judge that errs calls
+// relevant files hone's evidence rates hopeless: the fix changed 0.2 % of
+// the files the evidence scores 0.2-0.4, and none below 0.2 (BENCHMARKS.md,
+// Calibration). One such judgment is a judge that sees what hone cannot, or
+// errs, and puts it in doubt (DoubtBelow); a second says it errs, and it is
+// distrusted for the rest of the session: its relevant judgments of files
+// the evidence rates below DoubtBelow (under 1 % of which the fix changed)
+// are overruled, the earlier ones too. An overruled file is not selected,
+// does not count toward the stop rule, gets no second look (the same judge
+// would settle it), and stays in the ranking at its evidence, its reason
+// saying why. A judge that is right where hone is blind loses those files;
+// one that errs one time in five no longer fills the selection with them
+// (BENCHMARKS.md, *The loop with a judge that reads code*).
+const (
+	// HopelessBelow: a file judged relevant while the evidence is below
+	// this counts toward DistrustAfter.
+	HopelessBelow = 0.3
+	// DistrustAfter is how many such files make the judge distrusted.
+	DistrustAfter = 2
+)
+
+// noteHopeless counts e toward DistrustAfter when it judges relevant a file
+// the evidence rates below HopelessBelow.
+func (s *Session) noteHopeless(e Evaluation) {
+	if ev, ok := s.evidence[e.Path]; ok && e.Relevance >= s.opts.Threshold && ev < HopelessBelow {
+		s.hopeless[e.Path] = true
+	}
+}
+
+// distrustWhy says why the judge is distrusted: the files it judged
+// relevant that the evidence rates below HopelessBelow.
+func (s *Session) distrustWhy() string {
+	paths := make([]string, 0, len(s.hopeless))
+	for p := range s.hopeless {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(a, b int) bool { return s.order[paths[a]] < s.order[paths[b]] })
+	parts := make([]string, len(paths))
+	for i, p := range paths {
+		parts[i] = fmt.Sprintf("%s %.2f, hone's evidence %.2f", p, s.judged[p].Relevance, s.evidence[p])
+	}
+	return fmt.Sprintf("it judged relevant %d files hone's evidence rates below %.2f (%s)", len(paths), HopelessBelow, strings.Join(parts, "; "))
+}
+
+// overrule records whether the distrusted judge's judgment e is overruled:
+// a relevant judgment of a file the evidence rates below DoubtBelow. An
+// overruled file's open dispute is closed: its second look is not given.
+func (s *Session) overrule(e Evaluation) {
+	delete(s.overruled, e.Path)
+	ev, ok := s.evidence[e.Path]
+	if s.distrust == "" || !ok || e.Relevance < s.opts.Threshold || ev >= DoubtBelow {
+		return
+	}
+	s.overruled[e.Path] = fmt.Sprintf("judged %.2f where hone's evidence is %.2f, by a judge distrusted after it judged relevant %d files the evidence rates below %.2f",
+		e.Relevance, ev, len(s.hopeless), HopelessBelow)
+	delete(s.disputed, e.Path)
+}
+
 // EvidenceFloor: once the judge has found what it needs, a pooled session
 // (Options.Pool) offers no page whose best new file hone's evidence rates
 // below this. The fix changed under 1 % of the files it scores below 0.5
@@ -111,7 +169,7 @@ func (s *Session) enough(fresh []Candidate) (string, bool) {
 	}
 	found := ""
 	for p, e := range s.judged {
-		if _, open := s.disputed[p]; open || e.Relevance < s.opts.Threshold {
+		if _, open := s.disputed[p]; open || e.Relevance < s.opts.Threshold || s.overruled[p] != "" {
 			continue
 		}
 		if e.Critical {

@@ -806,3 +806,93 @@ func TestSessionFinish(t *testing.T) {
 		t.Errorf("a Rejudge session did not finish at once")
 	}
 }
+
+// TestSessionDistrust: a judge that rates relevant DistrustAfter files hone's
+// evidence rates below HopelessBelow is distrusted: its relevant judgments of
+// files the evidence puts below DoubtBelow are overruled, the earlier ones
+// too (not selected, no second look, ranked at their evidence with a reason
+// that says so); its judgments of files the evidence supports stand. One
+// such judgment only puts a judge in doubt: a judge right where hone is
+// blind keeps its find once its second look confirms it.
+func TestSessionDistrust(t *testing.T) {
+	ctx := context.Background()
+	evidence := tableEvaluator{"gold": 0.9, "fair": 0.75, "mid": 0.45, "h1": 0.2, "h2": 0.1, "x1": 0.6, "x2": 0.6, "x3": 0.6}
+	tests := []struct {
+		name     string
+		ranked   []string
+		rels     []map[string]float64 // the judge, per cycle (files absent: 0.1)
+		files    []string             // Result.Files
+		overrule []string             // ranked with an "overruled" reason
+		second   []string             // second looks offered after the last cycle
+	}{
+		{"two hopeless files in one cycle", []string{"gold", "mid", "h1", "h2", "x1", "fair", "x2", "x3"},
+			[]map[string]float64{{"gold": 0.95, "mid": 0.95, "h1": 0.95, "h2": 0.95}, {"fair": 0.9}},
+			[]string{"gold", "fair"}, []string{"h1", "h2", "mid"}, nil},
+		{"the second hopeless file a cycle later", []string{"gold", "mid", "h1", "x1", "h2", "fair", "x2", "x3"},
+			[]map[string]float64{{"gold": 0.95, "mid": 0.95, "h1": 0.95}, {"mid": 0.95, "h1": 0.95, "h2": 0.95, "fair": 0.9}},
+			[]string{"gold", "fair"}, []string{"h1", "h2", "mid"}, nil},
+		{"one hopeless file: in doubt, not distrusted", []string{"gold", "h1", "x1", "x2", "fair", "x3", "mid", "h2"},
+			[]map[string]float64{{"gold": 0.95, "h1": 0.95}, {"h1": 0.95, "fair": 0.9}},
+			[]string{"gold", "h1", "fair"}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sess, err := NewSession(ctx, "task", &viaSearcher{ranked: tt.ranked}, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 5, MinFiles: 9, Evidence: evidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, rel := range tt.rels {
+				cands, _ := sess.Dispatch(ctx)
+				full := map[string]float64{}
+				for _, c := range cands {
+					full[c.Path] = 0.1
+					if r, ok := rel[c.Path]; ok {
+						full[c.Path] = r
+					}
+				}
+				judgeTable(t, sess, cands, full)
+				if done, why := sess.Done(); done {
+					t.Fatalf("stopped after cycle %d: %s", i+1, why)
+				}
+			}
+			res := sess.Result()
+			var files, overruled []string
+			for _, f := range res.Files {
+				files = append(files, f.Path)
+			}
+			for _, e := range res.Ranked {
+				if strings.HasPrefix(e.Reason, "overruled, hone's evidence") {
+					overruled = append(overruled, e.Path)
+					if e.Relevance != evidence[e.Path] {
+						t.Errorf("overruled %s ranked at %.2f, want its evidence %.2f", e.Path, e.Relevance, evidence[e.Path])
+					}
+				}
+			}
+			sort.Strings(overruled)
+			if diff := cmp.Diff(tt.files, files); diff != "" {
+				t.Errorf("Files (-want +got)\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.overrule, overruled); diff != "" {
+				t.Errorf("overruled (-want +got)\n%s", diff)
+			}
+			next, _ := sess.Dispatch(ctx)
+			var second []string
+			for _, c := range next {
+				if c.SecondLook() {
+					second = append(second, c.Path)
+				}
+			}
+			if diff := cmp.Diff(tt.second, second); diff != "" {
+				t.Errorf("second looks after the last cycle (-want +got)\n%s", diff)
+			}
+			var why []string
+			for _, c := range res.Cycles {
+				why = append(why, c.Refinement.Why...)
+			}
+			said := strings.Contains(strings.Join(why, "; "), "the judge is distrusted: it judged relevant 2 files")
+			if said != (len(tt.overrule) > 0) {
+				t.Errorf("the trace says the judge is distrusted: %v, want %v (%q)", said, len(tt.overrule) > 0, why)
+			}
+		})
+	}
+}

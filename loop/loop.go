@@ -424,17 +424,20 @@ type Session struct {
 	requests []string       // the judge's asks for the next cycle
 	stopped  string
 
-	evidence map[string]float64 // hone's own relevance of each candidate (Options.Evidence)
-	why      map[string]string  // and its reason
-	disputed map[string]string  // judgments the evidence disputes, awaiting a second look: why
-	looked   map[string]bool    // files given their second look
-	extra    bool               // the cycle beyond MaxCycles that only gives second looks
-	finish   string             // why the judge asked to end (Finish), while its second looks are given
-	looks    int                // cycles of second looks only after which the session went on (Finish)
-	prior    []string           // Options.Prior's paths, best first
-	initial  map[string]bool    // the first query's focus areas
-	asked    bool               // the last judgments named missing context, terms or requests
-	doubt    string             // why the judge is in doubt (DoubtBelow); "" while it is not
+	evidence  map[string]float64 // hone's own relevance of each candidate (Options.Evidence)
+	why       map[string]string  // and its reason
+	disputed  map[string]string  // judgments the evidence disputes, awaiting a second look: why
+	looked    map[string]bool    // files given their second look
+	extra     bool               // the cycle beyond MaxCycles that only gives second looks
+	finish    string             // why the judge asked to end (Finish), while its second looks are given
+	looks     int                // cycles of second looks only after which the session went on (Finish)
+	prior     []string           // Options.Prior's paths, best first
+	initial   map[string]bool    // the first query's focus areas
+	asked     bool               // the last judgments named missing context, terms or requests
+	doubt     string             // why the judge is in doubt (DoubtBelow); "" while it is not
+	hopeless  map[string]bool    // files judged relevant that hone's evidence rates below HopelessBelow
+	distrust  string             // why the judge is distrusted (DistrustAfter); "" while it is not
+	overruled map[string]string  // relevant judgments the loop does not take (distrust): why
 }
 
 // NewSession starts a loop for task and builds its first query.
@@ -449,7 +452,8 @@ func NewSession(ctx context.Context, task string, s Searcher, r Refiner, opts Op
 	}
 	sess := &Session{task: task, searcher: s, refiner: r, opts: opts, query: q,
 		judged: map[string]Evaluation{}, order: map[string]int{},
-		evidence: map[string]float64{}, why: map[string]string{}, disputed: map[string]string{}, looked: map[string]bool{}}
+		evidence: map[string]float64{}, why: map[string]string{}, disputed: map[string]string{}, looked: map[string]bool{},
+		hopeless: map[string]bool{}, overruled: map[string]string{}}
 	if sess.pooled() {
 		sess.initial = map[string]bool{}
 		for _, f := range q.FocusAreas {
@@ -730,6 +734,21 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 		s.judged[e.Path] = e
 		if !s.opts.Rejudge {
 			s.dispute(e)
+			s.noteHopeless(e)
+		}
+	}
+	distrusted := s.distrust != ""
+	if !s.opts.Rejudge && !distrusted && len(s.hopeless) >= DistrustAfter {
+		s.distrust = s.distrustWhy()
+	}
+	if s.distrust != "" {
+		// From the judgment that made the judge distrusted on, every
+		// relevant judgment of a file hone rates below DoubtBelow is
+		// overruled, the earlier ones too.
+		for p, e := range s.judged {
+			if !distrusted || seen[p] {
+				s.overrule(e)
+			}
 		}
 	}
 	if !doubted && s.doubt != "" {
@@ -802,6 +821,10 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	if goOn != "" {
 		ref.Why = append(ref.Why, goOn)
 	}
+	if !distrusted && s.distrust != "" {
+		ref.Why = append(ref.Why, fmt.Sprintf("the judge is distrusted: %s; its relevant judgments of files hone rates below %.2f are overruled (%d so far)",
+			s.distrust, DoubtBelow, len(s.overruled)))
+	}
 	last.Refinement = &ref
 	if ref.Empty() {
 		if s.opts.Rejudge {
@@ -827,7 +850,7 @@ func (s *Session) stopRule(newPaths int, evals []Evaluation, looked bool) (strin
 	fresh := n - s.looks // the cycles that offered new files
 	good, critical := 0, 0
 	for p, e := range s.judged {
-		if _, open := s.disputed[p]; e.Relevance >= s.opts.Threshold && !open {
+		if _, open := s.disputed[p]; e.Relevance >= s.opts.Threshold && !open && s.overruled[p] == "" {
 			good++
 			if e.Critical {
 				critical++
@@ -889,7 +912,11 @@ func (s *Session) Finish(why string) bool {
 // Result returns the result so far: all judged files, best first.
 func (s *Session) Result() *Result {
 	ranked := make([]Evaluation, 0, len(s.judged))
-	for _, e := range s.judged {
+	for p, e := range s.judged {
+		if why := s.overruled[p]; why != "" {
+			e.Relevance = s.evidence[p]
+			e.Reason = fmt.Sprintf("overruled, hone's evidence %.2f stands: %s; the judge said: %s", e.Relevance, why, e.Reason)
+		}
 		ranked = append(ranked, e)
 	}
 	s.sortEvals(ranked)
