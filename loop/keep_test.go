@@ -809,14 +809,15 @@ func TestSessionFinish(t *testing.T) {
 
 // TestSessionDistrust: a judge that rates relevant DistrustAfter files hone's
 // evidence rates below HopelessBelow is distrusted: its relevant judgments of
-// files the evidence puts below DoubtBelow are overruled, the earlier ones
-// too (not selected, no second look, ranked at their evidence with a reason
-// that says so); its judgments of files the evidence supports stand. One
+// files the evidence puts below OverruleBelow are overruled, the earlier
+// ones too (not selected, no second look, ranked at their evidence with a
+// reason that says so); its judgments of the other files stand, a second
+// look for those the evidence disputes. One
 // such judgment only puts a judge in doubt: a judge right where hone is
 // blind keeps its find once its second look confirms it.
 func TestSessionDistrust(t *testing.T) {
 	ctx := context.Background()
-	evidence := tableEvaluator{"gold": 0.9, "fair": 0.75, "mid": 0.45, "h1": 0.2, "h2": 0.1, "x1": 0.6, "x2": 0.6, "x3": 0.6}
+	evidence := tableEvaluator{"gold": 0.9, "fair": 0.75, "near": 0.45, "mid": 0.35, "h1": 0.2, "h2": 0.1, "x1": 0.6, "x2": 0.6, "x3": 0.6}
 	tests := []struct {
 		name     string
 		ranked   []string
@@ -825,9 +826,9 @@ func TestSessionDistrust(t *testing.T) {
 		overrule []string             // ranked with an "overruled" reason
 		second   []string             // second looks offered after the last cycle
 	}{
-		{"two hopeless files in one cycle", []string{"gold", "mid", "h1", "h2", "x1", "fair", "x2", "x3"},
-			[]map[string]float64{{"gold": 0.95, "mid": 0.95, "h1": 0.95, "h2": 0.95}, {"fair": 0.9}},
-			[]string{"gold", "fair"}, []string{"h1", "h2", "mid"}, nil},
+		{"two hopeless files in one cycle", []string{"gold", "mid", "h1", "h2", "x1", "fair", "near", "x3"},
+			[]map[string]float64{{"gold": 0.95, "mid": 0.95, "h1": 0.95, "h2": 0.95}, {"fair": 0.9, "near": 0.95}},
+			[]string{"gold", "near", "fair"}, []string{"h1", "h2", "mid"}, []string{"near"}},
 		{"the second hopeless file a cycle later", []string{"gold", "mid", "h1", "x1", "h2", "fair", "x2", "x3"},
 			[]map[string]float64{{"gold": 0.95, "mid": 0.95, "h1": 0.95}, {"mid": 0.95, "h1": 0.95, "h2": 0.95, "fair": 0.9}},
 			[]string{"gold", "fair"}, []string{"h1", "h2", "mid"}, nil},
@@ -894,5 +895,41 @@ func TestSessionDistrust(t *testing.T) {
 				t.Errorf("the trace says the judge is distrusted: %v, want %v (%q)", said, len(tt.overrule) > 0, why)
 			}
 		})
+	}
+}
+
+// TestSessionDistrustRevise: a distrusted judge that revises an overruled
+// judgment explicitly is taken at its word; Distrust says why it is
+// distrusted.
+func TestSessionDistrustRevise(t *testing.T) {
+	ctx := context.Background()
+	evidence := tableEvaluator{"gold": 0.9, "mid": 0.35, "h1": 0.2, "h2": 0.1, "x1": 0.6, "x2": 0.6, "x3": 0.6, "x4": 0.6}
+	s := &viaSearcher{ranked: []string{"gold", "mid", "h1", "h2", "x1", "x2", "x3", "x4"}}
+	sess, err := NewSession(ctx, "task", s, &fakeRefiner{}, Options{Candidates: 4, MaxCycles: 5, MinFiles: 9, Evidence: evidence})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := sess.Distrust(); why != "" {
+		t.Fatalf("Distrust() = %q before any judgment", why)
+	}
+	c1, _ := sess.Dispatch(ctx)
+	judgeTable(t, sess, c1, map[string]float64{"gold": 0.95, "mid": 0.9, "h1": 0.9, "h2": 0.9})
+	if why := sess.Distrust(); !strings.Contains(why, "h1 0.90, hone's evidence 0.20; h2 0.90, hone's evidence 0.10") {
+		t.Errorf("Distrust() = %q, want the two files that made it", why)
+	}
+	c2, _ := sess.Dispatch(ctx)
+	evals := []Evaluation{{Path: "mid", Relevance: 0.85, Revise: true}}
+	for _, c := range c2 {
+		evals = append(evals, Evaluation{Path: c.Path, Relevance: 0.1})
+	}
+	if _, err := sess.Judge(ctx, evals); err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range sess.Result().Files {
+		files = append(files, f.Path)
+	}
+	if diff := cmp.Diff([]string{"gold", "mid"}, files); diff != "" {
+		t.Errorf("Files (-want +got): the revised judgment stands, h1 and h2 stay overruled\n%s", diff)
 	}
 }

@@ -743,7 +743,7 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	}
 	if s.distrust != "" {
 		// From the judgment that made the judge distrusted on, every
-		// relevant judgment of a file hone rates below DoubtBelow is
+		// relevant judgment of a file hone rates below OverruleBelow is
 		// overruled, the earlier ones too.
 		for p, e := range s.judged {
 			if !distrusted || seen[p] {
@@ -823,7 +823,7 @@ func (s *Session) Judge(ctx context.Context, evals []Evaluation) (bool, error) {
 	}
 	if !distrusted && s.distrust != "" {
 		ref.Why = append(ref.Why, fmt.Sprintf("the judge is distrusted: %s; its relevant judgments of files hone rates below %.2f are overruled (%d so far)",
-			s.distrust, DoubtBelow, len(s.overruled)))
+			s.distrust, OverruleBelow, len(s.overruled)))
 	}
 	last.Refinement = &ref
 	if ref.Empty() {

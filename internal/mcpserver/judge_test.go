@@ -329,3 +329,80 @@ func TestJudgeDoneGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeToldOfDistrust: a judge that calls relevant two files hone's
+// evidence rates hopeless is told, once, that hone overrules such
+// judgments and how to insist (loop.Session.Distrust); the final result
+// ranks those files at hone's evidence, saying why.
+func TestJudgeToldOfDistrust(t *testing.T) {
+	cs := connect(t, newAuthServer(t))
+	var step Step
+	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check", "max_candidates": 15, "max_cycles": 3}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	// Judge every candidate relevant: the files hone rates below 0.3 are
+	// the judge's errors by hone's evidence.
+	var evals []any
+	var hopeless []string
+	for _, c := range step.Candidates {
+		var ev float64
+		if _, err := fmt.Sscanf(c.Hone, "hone %f", &ev); err != nil {
+			t.Fatalf("candidate %s: hone = %q", c.Path, c.Hone)
+		}
+		if ev < 0.3 {
+			hopeless = append(hopeless, c.Path)
+		}
+		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.9, "reason": "looks relevant"})
+	}
+	if len(hopeless) < 2 {
+		t.Fatalf("the fixture offers %d candidates hone rates below 0.3, the test needs 2: %+v", len(hopeless), step.Candidates)
+	}
+	id := step.Session
+	step = Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals}, &step); res.IsError {
+		t.Fatal(text(res))
+	}
+	if step.Done {
+		t.Fatalf("the session ended after cycle 1: %+v", step.Result)
+	}
+	if !strings.Contains(step.Next, "hone now overrules your relevant judgments of files its evidence rates below 0.40") ||
+		!strings.Contains(step.Next, hopeless[0]) || !strings.Contains(step.Next, "revise: true") {
+		t.Errorf("next does not tell the judge it is overruled, why, and how to insist: %q", step.Next)
+	}
+	evals = evals[:0]
+	for _, c := range step.Candidates {
+		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.1, "reason": "not it"})
+	}
+	step2 := Step{}
+	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &step2); res.IsError {
+		t.Fatal(text(res))
+	}
+	if strings.Contains(step2.Next, "overrules") {
+		t.Errorf("the judge is told twice: %q", step2.Next)
+	}
+	for i := 0; step2.Result == nil && !step2.Done; i++ {
+		if i == 5 {
+			t.Fatalf("the session did not end: %+v", step2)
+		}
+		// Second looks before the end, if any: judge them as before.
+		evals = evals[:0]
+		for _, c := range step2.Candidates {
+			evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.9, "reason": "still"})
+		}
+		next := Step{}
+		if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &next); res.IsError {
+			t.Fatal(text(res))
+		}
+		step2 = next
+	}
+	for _, e := range step2.Result.Ranked {
+		if e.Path == hopeless[0] && !strings.HasPrefix(e.Reason, "overruled, hone's evidence") {
+			t.Errorf("%s ranked at %.2f with reason %q, want it overruled", e.Path, e.Relevance, e.Reason)
+		}
+	}
+	for _, f := range step2.Result.Files {
+		if slices.Contains(hopeless, f.Path) {
+			t.Errorf("an overruled file is selected: %s", f.Path)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type session struct {
 	// finishing: the judge said done and was given second looks first
 	// (loop.Session.Finish); the session ends after them or goes on.
 	finishing bool
+	// distrustTold: the judge was told that hone overrules some of its
+	// judgments (loop.Session.Distrust), which is said once.
+	distrustTold bool
 
 	lastUse time.Time // guarded by sessionStore.mu
 }

@@ -440,6 +440,11 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 		// Said only when it applies: every answer is read, and paid for.
 		step.Next += " A candidate whose via says \"second look\" is one you judged before that hone's evidence disputes: judge it again from its excerpt, which shows more of the file than the first."
 	}
+	if why := sess.loop.Distrust(); why != "" && !sess.distrustTold {
+		sess.distrustTold = true
+		step.Next += fmt.Sprintf(" hone now overrules your relevant judgments of files its evidence rates below %.2f, earlier ones included: %s. To keep such a file, judge it again with revise: true and the reason hone cannot see.",
+			loop.OverruleBelow, strings.TrimPrefix(why, "it "))
+	}
 	for _, c := range cands {
 		cv := convertCandidate(c)
 		cv.Matched = nil // the excerpt's matches line says it, with counts
