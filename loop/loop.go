@@ -914,8 +914,11 @@ func (s *Session) Result() *Result {
 	ranked := make([]Evaluation, 0, len(s.judged))
 	for p, e := range s.judged {
 		if why := s.overruled[p]; why != "" {
-			e.Relevance = s.evidence[p]
-			e.Reason = fmt.Sprintf("overruled, hone's evidence %.2f stands: %s; the judge said: %s", e.Relevance, why, e.Reason)
+			// The mean of the two words: below the threshold, since the
+			// evidence is below OverruleBelow; above the files both call
+			// unrelated.
+			e.Relevance = (e.Relevance + s.evidence[p]) / 2
+			e.Reason = fmt.Sprintf("overruled, the mean of the judgment and hone's evidence stands: %s; the judge said: %s", why, e.Reason)
 		}
 		ranked = append(ranked, e)
 	}

@@ -333,7 +333,7 @@ func TestJudgeDoneGoesOn(t *testing.T) {
 // TestJudgeToldOfDistrust: a judge that calls relevant two files hone's
 // evidence rates hopeless is told, once, that hone overrules such
 // judgments and how to insist (loop.Session.Distrust); the final result
-// ranks those files at hone's evidence, saying why.
+// ranks those files below the threshold, saying why.
 func TestJudgeToldOfDistrust(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
 	var step Step
@@ -369,14 +369,20 @@ func TestJudgeToldOfDistrust(t *testing.T) {
 		!strings.Contains(step.Next, hopeless[0]) || !strings.Contains(step.Next, "revise: true") {
 		t.Errorf("next does not tell the judge it is overruled, why, and how to insist: %q", step.Next)
 	}
-	evals = evals[:0]
-	for _, c := range step.Candidates {
-		evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.1, "reason": "not it"})
+	// judgeAll judges every candidate of st at rel and says done.
+	judgeAll := func(st Step, rel float64) Step {
+		t.Helper()
+		var evals []any
+		for _, c := range st.Candidates {
+			evals = append(evals, map[string]any{"path": c.Path, "relevance": rel, "reason": "as before"})
+		}
+		var next Step
+		if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &next); res.IsError {
+			t.Fatal(text(res))
+		}
+		return next
 	}
-	step2 := Step{}
-	if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &step2); res.IsError {
-		t.Fatal(text(res))
-	}
+	step2 := judgeAll(step, 0.1)
 	if strings.Contains(step2.Next, "overrules") {
 		t.Errorf("the judge is told twice: %q", step2.Next)
 	}
@@ -384,19 +390,10 @@ func TestJudgeToldOfDistrust(t *testing.T) {
 		if i == 5 {
 			t.Fatalf("the session did not end: %+v", step2)
 		}
-		// Second looks before the end, if any: judge them as before.
-		evals = evals[:0]
-		for _, c := range step2.Candidates {
-			evals = append(evals, map[string]any{"path": c.Path, "relevance": 0.9, "reason": "still"})
-		}
-		next := Step{}
-		if res := call(t, cs, "judge", map[string]any{"session": id, "evaluations": evals, "done": true}, &next); res.IsError {
-			t.Fatal(text(res))
-		}
-		step2 = next
+		step2 = judgeAll(step2, 0.9) // second looks before the end: judged as before
 	}
 	for _, e := range step2.Result.Ranked {
-		if e.Path == hopeless[0] && !strings.HasPrefix(e.Reason, "overruled, hone's evidence") {
+		if e.Path == hopeless[0] && !strings.HasPrefix(e.Reason, "overruled, the mean of the judgment and hone's evidence") {
 			t.Errorf("%s ranked at %.2f with reason %q, want it overruled", e.Path, e.Relevance, e.Reason)
 		}
 	}
