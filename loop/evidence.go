@@ -56,9 +56,7 @@ const (
 // distrusted for the rest of the session: its relevant judgments of files
 // the evidence rates below OverruleBelow are overruled, the earlier ones too. An overruled file is not selected,
 // does not count toward the stop rule, gets no second look (the same judge
-// would settle it), and is ranked at the mean of the judgment and the
-// evidence (below the threshold, above the files both call unrelated), its
-// reason saying why. A judge that insists, revising its judgment explicitly
+// would settle it), and is ranked at its evidence, its reason saying why. A judge that insists, revising its judgment explicitly
 // (Evaluation.Revise), is taken at its word: that is what revising is for. A judge that is right where hone is blind loses those files;
 // one that errs one time in five no longer fills the selection with them
 // (BENCHMARKS.md, *The loop with a judge that reads code*).

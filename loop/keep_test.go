@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -811,8 +810,8 @@ func TestSessionFinish(t *testing.T) {
 // TestSessionDistrust: a judge that rates relevant DistrustAfter files hone's
 // evidence rates below HopelessBelow is distrusted: its relevant judgments of
 // files the evidence puts below OverruleBelow are overruled, the earlier
-// ones too (not selected, no second look, ranked at the mean of judgment
-// and evidence with a reason that says so); its judgments of the other files stand, a second
+// ones too (not selected, no second look, ranked at their evidence with a
+// reason that says so); its judgments of the other files stand, a second
 // look for those the evidence disputes. One
 // such judgment only puts a judge in doubt: a judge right where hone is
 // blind keeps its find once its second look confirms it.
@@ -863,10 +862,10 @@ func TestSessionDistrust(t *testing.T) {
 				files = append(files, f.Path)
 			}
 			for _, e := range res.Ranked {
-				if strings.HasPrefix(e.Reason, "overruled, the mean of the judgment and hone's evidence stands") {
+				if strings.HasPrefix(e.Reason, "overruled, hone's evidence") {
 					overruled = append(overruled, e.Path)
-					if want := (0.95 + evidence[e.Path]) / 2; math.Abs(e.Relevance-want) > 1e-9 {
-						t.Errorf("overruled %s ranked at %.2f, want the mean of 0.95 and its evidence %.2f", e.Path, e.Relevance, evidence[e.Path])
+					if e.Relevance != evidence[e.Path] {
+						t.Errorf("overruled %s ranked at %.2f, want its evidence %.2f", e.Path, e.Relevance, evidence[e.Path])
 					}
 				}
 			}

@@ -914,11 +914,10 @@ func (s *Session) Result() *Result {
 	ranked := make([]Evaluation, 0, len(s.judged))
 	for p, e := range s.judged {
 		if why := s.overruled[p]; why != "" {
-			// The mean of the two words: below the threshold, since the
-			// evidence is below OverruleBelow; above the files both call
-			// unrelated.
-			e.Relevance = (e.Relevance + s.evidence[p]) / 2
-			e.Reason = fmt.Sprintf("overruled, the mean of the judgment and hone's evidence stands: %s; the judge said: %s", why, e.Reason)
+			// hone's word stands (the mean of the two ranked the judge's
+			// errors above files it had right: BENCHMARKS.md).
+			e.Relevance = s.evidence[p]
+			e.Reason = fmt.Sprintf("overruled, hone's evidence %.2f stands: %s; the judge said: %s", e.Relevance, why, e.Reason)
 		}
 		ranked = append(ranked, e)
 	}

@@ -333,7 +333,7 @@ func TestJudgeDoneGoesOn(t *testing.T) {
 // TestJudgeToldOfDistrust: a judge that calls relevant two files hone's
 // evidence rates hopeless is told, once, that hone overrules such
 // judgments and how to insist (loop.Session.Distrust); the final result
-// ranks those files below the threshold, saying why.
+// ranks those files at hone's evidence, saying why.
 func TestJudgeToldOfDistrust(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
 	var step Step
@@ -393,7 +393,7 @@ func TestJudgeToldOfDistrust(t *testing.T) {
 		step2 = judgeAll(step2, 0.9) // second looks before the end: judged as before
 	}
 	for _, e := range step2.Result.Ranked {
-		if e.Path == hopeless[0] && !strings.HasPrefix(e.Reason, "overruled, the mean of the judgment and hone's evidence") {
+		if e.Path == hopeless[0] && !strings.HasPrefix(e.Reason, "overruled, hone's evidence") {
 			t.Errorf("%s ranked at %.2f with reason %q, want it overruled", e.Path, e.Relevance, e.Reason)
 		}
 	}
