@@ -54,12 +54,14 @@ const (
 // Calibration). One such judgment is a judge that sees what hone cannot, or
 // errs, and puts it in doubt (DoubtBelow); a second says it errs, and it is
 // distrusted for the rest of the session: its relevant judgments of files
-// the evidence rates below OverruleBelow are overruled, the earlier ones too. An overruled file is not selected,
-// does not count toward the stop rule, gets no second look (the same judge
-// would settle it), and is ranked at its evidence, its reason saying why. A judge that insists, revising its judgment explicitly
-// (Evaluation.Revise), is taken at its word: that is what revising is for. A judge that is right where hone is blind loses those files;
-// one that errs one time in five no longer fills the selection with them
-// (BENCHMARKS.md, *The loop with a judge that reads code*).
+// the evidence rates below OverruleBelow are overruled, the earlier ones
+// too. An overruled file is not selected, does not count toward the stop
+// rule, gets no second look (the same judge would settle it), and is ranked
+// at its evidence, its reason saying why. A judge that insists, revising
+// its judgment explicitly (Evaluation.Revise), is taken at its word: that
+// is what revising is for. A judge that is right where hone is blind loses
+// those files; one that errs one time in five no longer fills the
+// selection with them (BENCHMARKS.md, *A judge that errs is distrusted*).
 const (
 	// HopelessBelow: a file judged relevant while the evidence is below
 	// this counts toward DistrustAfter.

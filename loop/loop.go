@@ -914,8 +914,9 @@ func (s *Session) Result() *Result {
 	ranked := make([]Evaluation, 0, len(s.judged))
 	for p, e := range s.judged {
 		if why := s.overruled[p]; why != "" {
-			// hone's word stands (the mean of the two ranked the judge's
-			// errors above files it had right: BENCHMARKS.md).
+			// hone's word stands (ranked at the mean of the two, the
+			// simulated model lost one more dev issue at Acc@5:
+			// BENCHMARKS.md, *A judge that errs is distrusted*).
 			e.Relevance = s.evidence[p]
 			e.Reason = fmt.Sprintf("overruled, hone's evidence %.2f stands: %s; the judge said: %s", e.Relevance, why, e.Reason)
 		}
