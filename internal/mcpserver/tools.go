@@ -442,8 +442,8 @@ func (s *Server) dispatch(ctx context.Context, sess *session) (*Step, error) {
 	}
 	if why := sess.loop.Distrust(); why != "" && !sess.distrustTold {
 		sess.distrustTold = true
-		step.Next += fmt.Sprintf(" hone now overrules your relevant judgments of files its evidence rates below %.2f, earlier ones included: %s. To keep such a file, judge it again with revise: true and the reason hone cannot see.",
-			loop.OverruleBelow, strings.TrimPrefix(why, "it "))
+		step.Next += fmt.Sprintf(" hone now overrules your relevant judgments of files its evidence rates below %.2f, earlier ones included, since %s. To keep such a file, judge it again with revise: true and the reason hone cannot see.",
+			loop.OverruleBelow, strings.Replace(why, "it judged", "you judged", 1))
 	}
 	for _, c := range cands {
 		cv := convertCandidate(c)
