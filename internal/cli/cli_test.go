@@ -354,3 +354,24 @@ func TestFirstContact(t *testing.T) {
 		t.Errorf("hone index on a first contact: exit %d, %q; want every file parsed", code, out)
 	}
 }
+
+// TestPathsNoneSaysWhy: --paths with no file selected prints nothing on
+// stdout and says why on stderr (the loop's stop reason, the best ranked
+// files), unless -q.
+func TestPathsNoneSaysWhy(t *testing.T) {
+	code, out, errs := run(t, "", "--repo", fixture, "--paths", "Add support for `.qzx`")
+	if code != ExitOK || out != "" {
+		t.Fatalf("exit %d, stdout %q: want 0 and nothing", code, out)
+	}
+	if !strings.Contains(errs, "hone: no file reached 0.70 (cycle 1: the query matched no file (words searched: qzx))") {
+		t.Errorf("stderr %q does not say why nothing was printed", errs)
+	}
+	// Files ranked below the threshold are named.
+	code, out, errs = run(t, "", "--repo", fixture, "--paths", "--threshold", "0.99", "Fix the authentication token expiry bug")
+	if code != ExitOK || out != "" || !strings.Contains(errs, "hone: no file reached 0.99") || !strings.Contains(errs, "; best ranked: src/") {
+		t.Errorf("threshold 0.99: exit %d, stdout %q, stderr %q: want nothing on stdout, the best ranked on stderr", code, out, errs)
+	}
+	if _, _, errs = run(t, "", "--repo", fixture, "--paths", "-q", "Add support for `.qzx`"); errs != "" {
+		t.Errorf("-q: stderr %q, want nothing", errs)
+	}
+}

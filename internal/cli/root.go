@@ -232,7 +232,14 @@ func runRetrieve(ctx context.Context, f *retrieveFlags, args []string, stdin io.
 	case f.jsonOut:
 		return report.JSON(stdout, res)
 	case f.paths:
-		return report.Paths(stdout, res)
+		if err := report.Paths(stdout, res); err != nil {
+			return err
+		}
+		if len(res.Files) == 0 && !f.quiet {
+			// Nothing on stdout: say why where a person or a log sees it.
+			fmt.Fprintln(stderr, report.NoPaths(res, f.threshold))
+		}
+		return nil
 	case f.pack:
 		md, err := repo.Pack(res, hone.PackOptions{Budget: f.budget, ShowSecrets: f.showSecrets})
 		if err != nil {

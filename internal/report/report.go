@@ -520,6 +520,24 @@ func round3(x float64) float64 {
 	return math.Round(x*1000) / 1000
 }
 
+// NoPaths says why Paths wrote nothing, for stderr: why the loop stopped,
+// and the best ranked files below the threshold, if any ("hone: no file
+// reached 0.70 (cycle 3: ...); best ranked: a.py 0.66, b.py 0.52").
+func NoPaths(res *hone.Result, threshold float64) string {
+	msg := fmt.Sprintf("hone: no file reached %.2f (%s)", threshold, res.Stopped)
+	var best []string
+	for _, e := range res.Ranked {
+		if len(best) == 3 {
+			break
+		}
+		best = append(best, fmt.Sprintf("%s %.2f", pack.LinePath(e.Path), e.Relevance))
+	}
+	if len(best) > 0 {
+		msg += "; best ranked: " + strings.Join(best, ", ") + " (--json shows every file and why)"
+	}
+	return msg
+}
+
 // Paths writes the result's files, one path a line (nothing when none). A
 // path that a line could not hold as it is (a control character such as a
 // newline in a file name, or a leading double quote) is written as a Go
