@@ -266,6 +266,16 @@ func connect(t *testing.T, s *Server) *mcp.ClientSession {
 	return cs
 }
 
+// startSession calls start with args and fails the test on a tool error.
+func startSession(t *testing.T, cs *mcp.ClientSession, args map[string]any) Step {
+	t.Helper()
+	var step Step
+	if res := call(t, cs, "start", args, &step); res.IsError {
+		t.Fatalf("start(%v): %s", args, text(res))
+	}
+	return step
+}
+
 // call calls a tool and decodes its structured content into out (when non-nil
 // and the call succeeded). It returns the result.
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, out any) *mcp.CallToolResult {

@@ -155,10 +155,7 @@ func TestHoneViewAndPackStayInside(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("class TokenManager:\n    SECRET = 'marker-7f3a'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var step Step
-	if res := call(t, cs, "start", map[string]any{"task": "TokenManager token expiry"}, &step); res.IsError {
-		t.Fatal(text(res))
-	}
+	step := startSession(t, cs, map[string]any{"task": "TokenManager token expiry"})
 	tokens := filepath.Join(dir, "auth", "tokens.py")
 	if err := os.Remove(tokens); err != nil {
 		t.Fatal(err)

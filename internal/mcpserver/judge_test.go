@@ -144,10 +144,7 @@ func TestStartJudgeKeepsJudgments(t *testing.T) {
 // states the tokens it carries, as every step does.
 func TestJudgeDoneStatesPackTokens(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
-	var step Step
-	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check", "budget_tokens": 2000}, &step); res.IsError {
-		t.Fatal(text(res))
-	}
+	step := startSession(t, cs, map[string]any{"task": "Fix the token expiry check", "budget_tokens": 2000})
 	if len(step.Candidates) == 0 {
 		t.Fatal("start offered nothing")
 	}
@@ -175,10 +172,7 @@ func TestJudgeDoneStatesPackTokens(t *testing.T) {
 // an empty judge call still moves the session on (nothing judged).
 func TestJudgeDoneWithoutEvaluations(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
-	var step Step
-	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check"}, &step); res.IsError {
-		t.Fatal(text(res))
-	}
+	step := startSession(t, cs, map[string]any{"task": "Fix the token expiry check"})
 	id := step.Session
 	step = Step{}
 	if res := call(t, cs, "judge", map[string]any{"session": id}, &step); res.IsError {
@@ -277,10 +271,7 @@ func TestRetrieveContextEconomy(t *testing.T) {
 // done over: the session goes on with new files, and its answer says why.
 func TestJudgeDoneGoesOn(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
-	var step Step
-	if res := call(t, cs, "start", map[string]any{"task": "Fix the authentication token expiry bug"}, &step); res.IsError {
-		t.Fatal(text(res))
-	}
+	step := startSession(t, cs, map[string]any{"task": "Fix the authentication token expiry bug"})
 	id := step.Session
 	judged := map[string]bool{}
 	weak := ""
@@ -336,10 +327,7 @@ func TestJudgeDoneGoesOn(t *testing.T) {
 // ranks those files at hone's evidence, saying why.
 func TestJudgeToldOfDistrust(t *testing.T) {
 	cs := connect(t, newAuthServer(t))
-	var step Step
-	if res := call(t, cs, "start", map[string]any{"task": "Fix the token expiry check", "max_candidates": 15, "max_cycles": 3}, &step); res.IsError {
-		t.Fatal(text(res))
-	}
+	step := startSession(t, cs, map[string]any{"task": "Fix the token expiry check", "max_candidates": 15, "max_cycles": 3})
 	// Judge every candidate relevant: the files hone rates below 0.3 are
 	// the judge's errors by hone's evidence.
 	var evals []any

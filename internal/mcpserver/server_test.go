@@ -283,8 +283,7 @@ func TestJudgeRefusesOutsidePaths(t *testing.T) {
 		t.Skip("no symlinks:", err)
 	}
 	_, cs := newFakeServer(t, dir, nil)
-	var step Step
-	call(t, cs, "start", map[string]any{"task": "token expiry"}, &step)
+	step := startSession(t, cs, map[string]any{"task": "token expiry"})
 	for _, p := range []string{"../x.py", "/etc/passwd", "auth/../../x.py", "link/secret.py", `..\x.py`} {
 		t.Run(p, func(t *testing.T) {
 			res := call(t, cs, "judge", map[string]any{"session": step.Session,
@@ -300,8 +299,7 @@ func TestSessionExpiry(t *testing.T) {
 		o.Clock = clock.Now
 		o.SessionTTL = 10 * time.Minute
 	})
-	var step Step
-	call(t, cs, "start", map[string]any{"task": "token expiry"}, &step)
+	step := startSession(t, cs, map[string]any{"task": "token expiry"})
 	judge := map[string]any{"session": step.Session, "evaluations": []any{
 		map[string]any{"path": step.Candidates[0].Path, "relevance": 0.1}}}
 
@@ -326,8 +324,7 @@ func TestSessionCap(t *testing.T) {
 	})
 	var ids []string
 	for range 3 {
-		var step Step
-		call(t, cs, "start", map[string]any{"task": "token expiry"}, &step)
+		step := startSession(t, cs, map[string]any{"task": "token expiry"})
 		ids = append(ids, step.Session)
 		clock.Advance(time.Second)
 	}
