@@ -83,7 +83,13 @@ func (ix *Index) encodeManifest() []byte {
 
 // manifest is a decoded manifest.
 type manifest struct {
-	print   uint64 // the extractor fingerprint its segments carry
+	print uint64 // the extractor fingerprint its segments carry
+	// own: the running executable wrote it (its stamp is exeStamp's).
+	// Only then is its fingerprint taken on trust, and its directories
+	// (quiet) kept: another build of hone may leave out other names as
+	// generated, vendored, binary or data, or match ignore patterns
+	// otherwise, so a walk does not start from its record.
+	own     bool
 	segs    []segRef
 	files   int
 	imports [][]ID
@@ -130,22 +136,12 @@ func readManifest(p, root string) *manifestRead {
 }
 
 // quiet returns the directories the manifest recorded, or nil when it
-// recorded none or another executable wrote it (see ownMemo).
+// recorded none or another executable wrote it (see manifest.own).
 func (r *manifestRead) quiet() walk.Memo {
-	if r.err != nil || !ownMemo(r.buf) {
+	if r.err != nil {
 		return nil
 	}
 	return r.m.quiet
-}
-
-// ownMemo reports whether the manifest buf was written by the running
-// executable, whose walk's rules (the names it leaves out as generated,
-// vendored, binary or data, how ignore patterns match) made the
-// directories it recorded: a record another build of hone made may hold
-// what those rules decided differently, so a walk does not start from it.
-func ownMemo(buf []byte) bool {
-	s := exeStamp()
-	return s != 0 && len(buf) >= manifestHead && binary.LittleEndian.Uint64(buf[24:]) == s
 }
 
 // decodeManifestPrint is decodeManifest; checkPrint says whether the
@@ -156,7 +152,7 @@ func decodeManifestPrint(buf []byte, root string, checkPrint bool) (*manifest, e
 		return nil, err
 	}
 	if checkPrint {
-		if err := m.checkPrint(buf); err != nil {
+		if err := m.checkPrint(); err != nil {
 			return nil, err
 		}
 	}
@@ -176,15 +172,16 @@ func checkHead(buf []byte) (*manifest, error) {
 	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(buf[12:]) {
 		return nil, errCorrupt
 	}
-	return &manifest{print: binary.LittleEndian.Uint64(buf[16:])}, nil
+	s := exeStamp()
+	return &manifest{print: binary.LittleEndian.Uint64(buf[16:]), own: s != 0 && binary.LittleEndian.Uint64(buf[24:]) == s}, nil
 }
 
 // checkPrint reports errStale unless m's fingerprint is the running
-// extractor's: taken on trust when this executable stamped the manifest in
-// buf, computed otherwise.
-func (m *manifest) checkPrint(buf []byte) error {
+// extractor's: taken on trust when this executable stamped the manifest
+// (own), computed otherwise.
+func (m *manifest) checkPrint() error {
 	want := m.print
-	if s := exeStamp(); s == 0 || binary.LittleEndian.Uint64(buf[24:]) != s {
+	if !m.own {
 		want = extractorPrint()
 	}
 	if m.print != want {
@@ -259,7 +256,10 @@ func (m *manifest) decodeBody(body []byte, root string) error {
 		c.ctime = d.v()
 		c.inode = d.uv()
 	}
-	m.quiet = decodeQuiet(d)
+	// Decoded whoever wrote it, so that a damaged record is found alike.
+	if m.quiet = decodeQuiet(d); !m.own {
+		m.quiet = nil
+	}
 	if d.err == nil && d.i != len(d.b) {
 		d.fail()
 	}
@@ -284,7 +284,7 @@ func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any), 
 		// The fingerprint's check comes before the body's, as in
 		// decodeManifest: a manifest of another extractor is stale
 		// whatever its body.
-		if perr := m.checkPrint(buf); perr != nil {
+		if perr := m.checkPrint(); perr != nil {
 			err = perr
 		}
 	}
@@ -325,9 +325,7 @@ func load(p, root string, prev *Index, inPlace bool, warn func(string, ...any), 
 	}
 	ix := newIndex(root, segs, dead, m.skips)
 	ix.print = m.print
-	if ownMemo(buf) {
-		ix.quiet = m.quiet
-	}
+	ix.quiet = m.quiet
 	if prev != nil {
 		ix.inheritTerms(prev, false)
 	}
