@@ -15,7 +15,7 @@ import (
 
 // settleAtOnce lets a walk record a directory however recently it changed
 // (quietSettle 0) for the rest of the test.
-func settleAtOnce(t *testing.T) {
+func settleAtOnce(t testing.TB) {
 	old := quietSettle
 	quietSettle = 0
 	t.Cleanup(func() { quietSettle = old })
@@ -167,6 +167,9 @@ func TestListedDirectories(t *testing.T) {
 		"src/link.go":          "->util/strings.go",
 		"lib/a.py":             "A = 1\n",
 		"lib/b.py":             "B = 2\n",
+		// Deeper than a view may stand below an opened directory.
+		"pkg/a/b/c/deep.go": "package c\n",
+		"pkg/a/b/c/more.go": "package c\n",
 	})
 	path := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 	write := func(p, c string) { writeAt(t, root, p, c) }
@@ -187,7 +190,7 @@ func TestListedDirectories(t *testing.T) {
 	o := opts
 	o.Remember = memo
 	walkAll(o)
-	for _, p := range []string{"", "src", "src/util", "lib"} {
+	for _, p := range []string{"", "src", "src/util", "lib", "pkg/a/b/c"} {
 		if q := memo[p]; q == nil || !q.Listed {
 			t.Fatalf("%q not recorded as listed: %+v", p, q)
 		}
@@ -203,8 +206,16 @@ func TestListedDirectories(t *testing.T) {
 		{"what a link points to edited", func() { write("src/util/strings.go", "package util\n\nconst X = 1\n") }, nil},
 		{"a file added", func() { write("lib/c.py", "C = 3\n") }, []string{"lib"}},
 		{"a file removed", func() { os.Remove(path("src/main.go")) }, []string{"src"}},
+		{"a file edited four directories down", func() { write("pkg/a/b/c/deep.go", "package c\n\nvar X = 1\n") }, nil},
+		{"a file added four directories down", func() { write("pkg/a/b/c/new.go", "package c\n") }, []string{"pkg/a/b/c"}},
+		{"a directory three down replaced by a link to a directory", func() {
+			os.RemoveAll(path("pkg/a/b"))
+			if err := os.Symlink(path("src"), path("pkg/a/b")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"pkg/a"}},
 		{"an ignore file edited in place", func() { write("src/.ignore", "gen_*.go\nlink.go\n") }, []string{"src", "src/util"}},
-		{"the root's ignore file edited in place", func() { write(".gitignore", "") }, []string{"", "lib", "src", "src/util"}},
+		{"the root's ignore file edited in place", func() { write(".gitignore", "") }, []string{"", "lib", "pkg", "pkg/a", "src", "src/util"}},
 		{"a directory replaced by a file", func() {
 			os.RemoveAll(path("src/util"))
 			write("src/util", "not a directory\n")

@@ -585,6 +585,32 @@ func BenchmarkWalk(b *testing.B) {
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(ops)/1e6, "cpu-ms/op")
 }
 
+// BenchmarkWalkRecorded walks the tree at $HONE_BENCH_ROOT as a warm run
+// does: from the record of a walk before it (Options.Quiet), nothing
+// changed in between.
+func BenchmarkWalkRecorded(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set HONE_BENCH_ROOT to a repository")
+	}
+	settleAtOnce(b)
+	memo := Memo{}
+	if err := Walk(context.Background(), root, Options{Remember: memo}, nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	n, ops := 0, 0
+	cpu := cpuTime()
+	for b.Loop() {
+		n = 0
+		if err := Walk(context.Background(), root, Options{Quiet: memo}, func(File) error { n++; return nil }, nil); err != nil {
+			b.Fatal(err)
+		}
+		ops++
+	}
+	b.ReportMetric(float64(n), "files")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(ops)/1e6, "cpu-ms/op")
+}
+
 // TestIgnoreByName checks that memoizing by base name gives the verdicts of
 // matching every path, and that only base-name patterns are memoized.
 func TestIgnoreByName(t *testing.T) {
