@@ -310,9 +310,33 @@ func (b *builder) file(f File) File {
 	return f
 }
 
-// addParsed adds a freshly parsed file.
+// own returns f, a parse's own (no one else holds its tags), with its
+// strings interned in place: a copy of the tags would double what a
+// chunk's parses hold until the chunk is added.
+func (b *builder) own(f File) File {
+	f.Path = strings.Clone(f.Path)
+	f.Lang = b.str(f.Lang)
+	for _, ts := range [][]syntax.Tag{f.Defs, f.Refs} {
+		for i := range ts {
+			t := &ts[i]
+			t.Name, t.Parent, t.Kind = b.str(t.Name), b.str(t.Parent), b.str(t.Kind)
+		}
+	}
+	if len(f.Defs) == 0 {
+		f.Defs = nil
+	}
+	if len(f.Refs) == 0 {
+		f.Refs = nil
+	}
+	for i, s := range f.Imports {
+		f.Imports[i] = b.str(s)
+	}
+	return f
+}
+
+// addParsed adds a freshly parsed file, whose tags it takes (own).
 func (b *builder) addParsed(p *parsed) {
-	f := b.file(p.file)
+	f := b.own(p.file)
 	if b.remap == nil {
 		b.remap = map[*dict][]int32{}
 	}
@@ -353,6 +377,7 @@ func (b *builder) addKept(parsed []parsed) (parsedN, recalledN, lexicalN int) {
 	for i := range parsed {
 		if p := &parsed[i]; p.skip == nil {
 			b.addParsed(p)
+			p.file = File{} // the builder's now
 			switch {
 			case p.recalled:
 				recalledN++
