@@ -329,7 +329,12 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	// A large read is built in chunks, each but the last written as a
 	// segment of its own before the next is parsed (spill.go).
 	skips := keptSkips
-	var spilled []*segment
+	var spilled []*spilledSegment
+	defer func() {
+		for _, sg := range spilled {
+			sg.close() // a build that failed: the files are collected
+		}
+	}()
 	lo := 0
 	if ends := chunkPlan(toRead); len(ends) > 1 && st.CachePath != "" {
 		print := extractorPrint()
@@ -470,14 +475,25 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	st.Recalled += nr
 	st.Lexical += nl
 	parsed = nil
-	for _, sg := range spilled {
+	var lastSeg *segment
+	if len(b.recs) > 0 {
+		lastSeg = b.finish()
+		lastSeg.name = lastName
+	}
+	b = nil
+	// The chunks are read back now that the last is built (see
+	// spilledSegment).
+	for i, s := range spilled {
+		sg, err := s.read(opts.InPlace)
+		if err != nil {
+			return nil, st, err
+		}
+		spilled[i] = &spilledSegment{built: sg} // read: nothing to close
 		segs = append(segs, sg)
 		segDead = append(segDead, nil)
 	}
-	if len(b.recs) > 0 {
-		sg := b.finish()
-		sg.name = lastName
-		segs = append(segs, sg)
+	if lastSeg != nil {
+		segs = append(segs, lastSeg)
 		segDead = append(segDead, nil)
 	}
 	ix := newIndex(abs, segs, segDead, skips)

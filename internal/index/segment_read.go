@@ -132,6 +132,13 @@ func loadSegment(p string, files int, print uint64, inPlace bool) (*segment, err
 	if err != nil {
 		return nil, err
 	}
+	return loadSegmentFrom(f, files, print, inPlace)
+}
+
+// loadSegmentFrom is loadSegment of the file f, open on a segment's file,
+// which it closes unless the segment keeps it (inPlace).
+func loadSegmentFrom(f *os.File, files int, print uint64, inPlace bool) (*segment, error) {
+	p := f.Name()
 	keep := false
 	defer func() {
 		if !keep {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -49,11 +50,44 @@ func chunkPlan(files []walk.File) []int {
 	return append(ends, len(files))
 }
 
+// spilledSegment is a chunk written as a segment: its file, held open, to
+// be read back (read) once the build's last chunk is built, so that the
+// chunks read back do not sit beside the last one's parse, the build's
+// peak of memory; or, when it could not be written or opened, the segment
+// as built (save writes it, or warns).
+type spilledSegment struct {
+	f     *os.File
+	files int
+	print uint64
+	built *segment
+}
+
+// read returns the segment: read back from its file (in place with
+// inPlace), or as built.
+func (s *spilledSegment) read(inPlace bool) (*segment, error) {
+	if s.built != nil {
+		return s.built, nil
+	}
+	sg, err := loadSegmentFrom(s.f, s.files, s.print, inPlace)
+	if err != nil {
+		return nil, fmt.Errorf("index: read back chunk %s: %w", filepath.Base(s.f.Name()), err)
+	}
+	return sg, nil
+}
+
+// close closes the file of a segment never read back (a build that failed).
+func (s *spilledSegment) close() {
+	if s.built == nil && s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+}
+
 // spill parses files into a segment, writes it beside the manifest p and
-// returns it as read back from its file, with the files whose content was
-// refused. A segment that cannot be written or read back is returned as
-// built (save writes it, or warns). sg is nil when no file was kept.
-func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, inPlace bool, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *segment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
+// returns it to be read back, with the files whose content was refused.
+// A segment that cannot be written or opened is returned as built. sg is
+// nil when no file was kept.
+func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, inPlace bool, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *spilledSegment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
 	// Named first: the records store points the files parsed at it.
 	name := newSegmentName(p)
 	if rs != nil {
@@ -70,22 +104,25 @@ func spill(ctx context.Context, files []walk.File, p string, print uint64, worke
 	if len(b.recs) == 0 {
 		return nil, skips, 0, 0, 0, nil
 	}
-	sg = b.finish()
-	sg.name = name
-	sp := filepath.Join(filepath.Dir(p), sg.name)
+	built := b.finish()
+	built.name = name
+	sg = &spilledSegment{built: built}
+	sp := filepath.Join(filepath.Dir(p), built.name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
-	buf, err := sg.encode(print)
+	buf, err := built.encode(print)
 	if err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
 	if _, err := replaceFile(sp, buf); err != nil {
 		return sg, skips, parsedN, recalledN, lexicalN, nil
 	}
-	sg.size.Store(int64(len(buf)))
-	if back, err := loadSegment(sp, len(sg.files), print, inPlace); err == nil {
-		sg = back
+	built.size.Store(int64(len(buf)))
+	// Held open: another process's save may remove the file before this
+	// Open's manifest names it (then this save writes it again).
+	if f, err := os.Open(sp); err == nil {
+		sg = &spilledSegment{f: f, files: len(built.files), print: print}
 	}
 	if afterSpill != nil {
 		afterSpill(sp)
