@@ -326,8 +326,9 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 	}
 
 	rs := useRecords(st.CachePath, opts, old, retired, len(toRead), warn)
-	// A large read is built in chunks, each but the last written as a
-	// segment of its own before the next is parsed (spill.go).
+	// A large read is built in chunks, each written as a segment of its
+	// own before the next is parsed (spill.go); the last too unless it may
+	// absorb segments of an index before it.
 	skips := keptSkips
 	var spilled []*spilledSegment
 	defer func() {
@@ -341,7 +342,13 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 		if old != nil {
 			print = old.printOf()
 		}
-		for _, end := range ends[:len(ends)-1] {
+		spilling := ends[:len(ends)-1]
+		if old == nil {
+			// Nothing to fold into the last chunk: it is written and read
+			// back as the others are, and the index holds no chunk whole.
+			spilling = ends
+		}
+		for _, end := range spilling {
 			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, opts.InPlace, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {

@@ -13,12 +13,13 @@ import (
 // imports, the workers' dictionaries) takes about one and a half times the
 // source in memory, and a segment under construction holds all of it until
 // it is laid out. A large tree read at once, a first index or a checkout
-// far away, is therefore cut into chunks by bytes of source: each chunk but
-// the last is parsed, built into a segment of its own, written to the cache
-// directory and read back in its stored form (arrays in one buffer, tags
-// decoded on use), so that what its parse and build held is garbage before
-// the next chunk starts. The last chunk goes on as any change does (it
-// becomes the new segment, absorbing the small ones beside it). The chunks
+// far away, is therefore cut into chunks by bytes of source: each chunk is
+// parsed, built into a segment of its own and written to the cache
+// directory, so that what its parse and build held is garbage before the
+// next chunk starts; the chunks are read back in their stored form (arrays
+// in one buffer, tags decoded on use) once the last is built, so that none
+// sits beside a parse. Over an index, the last chunk goes on as any change
+// does (it becomes the new segment, absorbing the small ones beside it). The chunks
 // are the index's segments like any other, searched together and answering
 // as one index built from scratch; there are at most maxChunks of them, so
 // that with the later edits' small segments the index stays within
