@@ -2,6 +2,9 @@ package secret
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -114,6 +117,41 @@ func TestHasHint(t *testing.T) {
 			if got, want := hasHint([]byte(a+b)), naive(a+b); got != want {
 				t.Errorf("hasHint(%q) = %v, want %v", a+b, got, want)
 			}
+		}
+	}
+}
+
+// BenchmarkScrubTree scrubs the source files of the tree at
+// $HONE_BENCH_ROOT (e.g. a django checkout), as the index does each file it
+// reads: mostly lines with no hint of a credential.
+func BenchmarkScrubTree(b *testing.B) {
+	root := os.Getenv("HONE_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set HONE_BENCH_ROOT to a repository")
+	}
+	type file struct {
+		path string
+		data []byte
+	}
+	var files []file
+	var total int64
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || total > 64<<20 {
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".py", ".go", ".ts", ".js", ".java", ".rs", ".cs", ".rb", ".md", ".txt", ".yml", ".json":
+			if data, err := os.ReadFile(p); err == nil && len(data) < 1<<20 {
+				files = append(files, file{p, data})
+				total += int64(len(data))
+			}
+		}
+		return nil
+	})
+	b.SetBytes(total)
+	for b.Loop() {
+		for _, f := range files {
+			Scrub(f.path, f.data)
 		}
 	}
 }
