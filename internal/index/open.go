@@ -349,7 +349,7 @@ func Open(ctx context.Context, root string, opts Options) (*Index, Stats, error)
 			spilling = ends
 		}
 		for _, end := range spilling {
-			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, opts.InPlace, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
+			sg, sk, np, nr, nl, err := spill(ctx, toRead[lo:end], st.CachePath, print, opts.Workers, rs, lexical, offsetProgress(opts.Progress, lo, len(toRead)))
 			if err != nil {
 				if rs != nil {
 					rs.close()

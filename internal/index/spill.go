@@ -88,7 +88,7 @@ func (s *spilledSegment) close() {
 // returns it to be read back, with the files whose content was refused.
 // A segment that cannot be written or opened is returned as built. sg is
 // nil when no file was kept.
-func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, inPlace bool, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *spilledSegment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
+func spill(ctx context.Context, files []walk.File, p string, print uint64, workers int, rs *records, lexical func(string) bool, progress func(done, total int)) (sg *spilledSegment, skips []contentSkip, parsedN, recalledN, lexicalN int, err error) {
 	// Named first: the records store points the files parsed at it.
 	name := newSegmentName(p)
 	if rs != nil {
