@@ -28,9 +28,10 @@
 // The builder then interns the workers' terms, sorts the term table and
 // inverts the forward index by a counting sort. A large read (a first index
 // of a big tree, a checkout far away) is built in up to four chunks by
-// bytes of source, each but the last written as a segment and read back in
-// its compact stored form before the next is parsed (spill.go): the build's
-// peak holds one chunk's parse, not the tree's.
+// bytes of source, each written as a segment before the next is parsed (the
+// last too on a first index) and read back in its compact stored form once
+// the last is built (spill.go): the build's peak holds one chunk's parse,
+// not the tree's.
 //
 // # Ranking
 //
