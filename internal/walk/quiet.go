@@ -265,7 +265,7 @@ func (w *walker) relist(d *dir, m meta, rel, abs string, ms []matcher, q *QuietD
 		case it.Sub != "":
 			err = w.subdir(d, f, rel, abs, it.Sub, own, chainOf)
 		case it.File != "":
-			err = w.regular(d, join(rel, it.File), it.File, abs)
+			err = w.regular(d, join(rel, it.File), it.File)
 		case it.Link != "":
 			err = w.symlink(join(rel, it.Link), child(abs, it.Link), own)
 		default:

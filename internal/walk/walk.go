@@ -160,8 +160,12 @@ func (r SkipReason) String() string {
 
 // File is one file to index.
 type File struct {
-	Path    string // repository-relative, forward slashes
-	Abs     string // absolute path on disk
+	Path string // repository-relative, forward slashes
+	// Abs is the absolute path on disk: the root joined with Path. Walk
+	// leaves it empty (a warm walk hands on every file and reads few, and
+	// the path of each cost a tenth of its time); a caller that reads a
+	// file sets it.
+	Abs     string
 	Size    int64
 	ModTime int64 // Unix nanoseconds
 	// CTime is the status change time in Unix nanoseconds (0 where the
@@ -523,7 +527,7 @@ func (w *walker) dir(d *dir, rel, abs string, ms []matcher) (bool, error) {
 			}
 			f.quiet = false
 			f.add(QuietItem{File: name})
-			if err := w.regular(d, path, name, abs); err != nil {
+			if err := w.regular(d, path, name); err != nil {
 				return false, err
 			}
 		default:
@@ -568,7 +572,7 @@ func (w *walker) subdir(d *dir, f *quietFrame, rel, abs, name string, own []matc
 
 // regular stats the regular file name of d, at path, that no rule left out
 // by its name, and hands it on (see file).
-func (w *walker) regular(d *dir, path, name, abs string) error {
+func (w *walker) regular(d *dir, path, name string) error {
 	m, err := d.lstat(name)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) { // removed while walking
@@ -580,7 +584,7 @@ func (w *walker) regular(d *dir, path, name, abs string) error {
 		w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "changed type while walking"})
 		return nil
 	}
-	return w.file(path, child(abs, name), m)
+	return w.file(path, m)
 }
 
 // symlink follows a link to a regular file inside the root.
@@ -621,11 +625,11 @@ func (w *walker) symlink(path, full string, ms []matcher) error {
 		w.skip(Skip{Path: path, Reason: r, Detail: d})
 		return nil
 	}
-	return w.file(path, full, metaOf(info))
+	return w.file(path, metaOf(info))
 }
 
 // file applies the metadata checks and hands a regular file to fn.
-func (w *walker) file(path, full string, m meta) error {
+func (w *walker) file(path string, m meta) error {
 	if m.size > w.opts.MaxFileSize {
 		w.skip(Skip{Path: path, Reason: SkipHuge, Detail: fmt.Sprintf("%d bytes > limit %d", m.size, w.opts.MaxFileSize)})
 		return nil
@@ -634,7 +638,7 @@ func (w *walker) file(path, full string, m meta) error {
 		w.skip(Skip{Path: path, Reason: SkipUnreadable, Detail: "permission denied"})
 		return nil
 	}
-	return w.fn(File{Path: path, Abs: full, Size: m.size, ModTime: m.modTime, CTime: m.cTime, Inode: m.ino})
+	return w.fn(File{Path: path, Size: m.size, ModTime: m.modTime, CTime: m.cTime, Inode: m.ino})
 }
 
 // child is the full path of name in the directory abs (already clean, so
