@@ -103,6 +103,14 @@ func (s *Session) distrustWhy() string {
 	return fmt.Sprintf("it judged relevant %d files hone's evidence rates below %.2f (%s)", len(paths), HopelessBelow, strings.Join(parts, "; "))
 }
 
+// stands reports whether the judgment e of p counts as relevant, for the
+// stop rule and for enough: at or above the threshold, with no second look
+// pending (a dispute open) and not overruled.
+func (s *Session) stands(p string, e Evaluation) bool {
+	_, open := s.disputed[p]
+	return e.Relevance >= s.opts.Threshold && !open && s.overruled[p] == ""
+}
+
 // overrule records whether the distrusted judge's judgment e is overruled:
 // a relevant judgment, not an explicit revision, of a file the evidence
 // rates below OverruleBelow. An overruled file's open dispute is closed: its
@@ -181,7 +189,7 @@ func (s *Session) enough(fresh []Candidate) (string, bool) {
 	}
 	found := ""
 	for p, e := range s.judged {
-		if _, open := s.disputed[p]; open || e.Relevance < s.opts.Threshold || s.overruled[p] != "" {
+		if !s.stands(p, e) {
 			continue
 		}
 		if e.Critical {

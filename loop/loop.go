@@ -850,7 +850,7 @@ func (s *Session) stopRule(newPaths int, evals []Evaluation, looked bool) (strin
 	fresh := n - s.looks // the cycles that offered new files
 	good, critical := 0, 0
 	for p, e := range s.judged {
-		if _, open := s.disputed[p]; e.Relevance >= s.opts.Threshold && !open && s.overruled[p] == "" {
+		if s.stands(p, e) {
 			good++
 			if e.Critical {
 				critical++
@@ -914,9 +914,9 @@ func (s *Session) Result() *Result {
 	ranked := make([]Evaluation, 0, len(s.judged))
 	for p, e := range s.judged {
 		if why := s.overruled[p]; why != "" {
-			// hone's word stands (ranked at the mean of the two, the
-			// simulated model lost one more dev issue at Acc@5:
-			// BENCHMARKS.md, *A judge that errs is distrusted*).
+			// hone's word stands, not the mean of the two (which lost the
+			// simulated model one more dev issue at Acc@5: BENCHMARKS.md,
+			// *A judge that errs is distrusted*).
 			e.Relevance = s.evidence[p]
 			e.Reason = fmt.Sprintf("overruled, hone's evidence %.2f stands: %s; the judge said: %s", e.Relevance, why, e.Reason)
 		}
