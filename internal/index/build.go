@@ -279,10 +279,8 @@ func (b *builder) str(s string) string {
 	return s
 }
 
-func (b *builder) tags(ts []syntax.Tag) []syntax.Tag { return mapTags(ts, b.str) }
-
-// mapTags returns a copy of ts with each string passed through str (interned
-// by a builder, or cloned); nil for none.
+// mapTags returns a copy of ts with each string passed through str (a
+// segment's tags handed on cloned, tagsCopy); nil for none.
 func mapTags(ts []syntax.Tag, str func(string) string) []syntax.Tag {
 	if len(ts) == 0 {
 		return nil
@@ -294,20 +292,11 @@ func mapTags(ts []syntax.Tag, str func(string) string) []syntax.Tag {
 	return out
 }
 
-// file returns f with its strings interned.
+// file returns f, whose slices another segment holds, with its strings
+// interned in copies of them (own).
 func (b *builder) file(f File) File {
-	f.Path = strings.Clone(f.Path)
-	f.Lang = b.str(f.Lang)
-	f.Defs = b.tags(f.Defs)
-	f.Refs = b.tags(f.Refs)
-	if len(f.Imports) > 0 {
-		imps := make([]string, len(f.Imports))
-		for i, s := range f.Imports {
-			imps[i] = b.str(s)
-		}
-		f.Imports = imps
-	}
-	return f
+	f.Defs, f.Refs, f.Imports = slices.Clone(f.Defs), slices.Clone(f.Refs), slices.Clone(f.Imports)
+	return b.own(f)
 }
 
 // own returns f, a parse's own (no one else holds its tags), with its
