@@ -80,14 +80,7 @@ var hintsByPair, hintPair = func() (lists [][]shapeHint, pair []uint16) {
 }()
 
 // shapePairs holds the pairs hintPair maps.
-var shapePairs = func() (set pairSet) {
-	for x := range hintPair {
-		if hintPair[x] != 0 {
-			set.add(uint16(x))
-		}
-	}
-	return set
-}()
+var shapePairs = pairsOf(hintPair)
 
 // shapesIn returns the set of tokenShapes whose hints occur in content, in one
 // pass (a search per hint cost as many passes as there are hints).
@@ -464,17 +457,20 @@ func hasHint[T string | []byte](s T) bool {
 type pairSet [1 << 10]uint64
 
 func (p *pairSet) has(x uint16) bool { return p[x>>6]&(1<<(x&63)) != 0 }
-func (p *pairSet) add(x uint16)      { p[x>>6] |= 1 << (x & 63) }
 
-// keyPairs holds the pairs keyPair maps.
-var keyPairs = func() (set pairSet) {
-	for x := range keyPair {
-		if keyPair[x] != 0 {
-			set.add(uint16(x))
+// pairsOf returns the set of the pairs a table indexed by pair maps to a
+// value other than 0.
+func pairsOf[T uint8 | uint16](table []T) (set pairSet) {
+	for x, v := range table {
+		if v != 0 {
+			set[x>>6] |= 1 << (x & 63)
 		}
 	}
 	return set
-}()
+}
+
+// keyPairs holds the pairs keyPair maps.
+var keyPairs = pairsOf(keyPair[:])
 
 // keyPair maps the first two bytes of each key hint, in any case, to the
 // hint's index in keyHints plus one ("pw" stands for "pwd" too); 0 for none.
